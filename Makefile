@@ -1,0 +1,41 @@
+# Two commands for a newcomer: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: setup run test lint typecheck pytest bench e2e clean
+
+$(UV):
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet uv==$(UV_VERSION)
+
+$(VENV)/.synced: $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+setup: $(VENV)/.synced
+
+run: setup
+	$(BIN)/choux serve
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: setup
+	$(BIN)/mypy
+
+pytest: setup
+	$(BIN)/python tests/browser_check.py
+	$(BIN)/pytest -n 2
+
+test: lint typecheck pytest
+
+bench: setup
+	$(BIN)/python bench/engines.py
+
+clean:
+	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache

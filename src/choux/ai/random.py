@@ -1,0 +1,20 @@
+"""The baseline bot: a uniformly random legal action, from its own seeded RNG."""
+
+from __future__ import annotations
+
+import random
+
+from choux.engine.base import BotMove, Seat, State
+
+
+class RandomBot:
+    """Plays any legal action. Games whose windows should mostly pass wrap it."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        actions = state.legal_actions(seat)
+        if not actions:
+            return None
+        return BotMove(self.rng.choice(actions))

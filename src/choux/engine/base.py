@@ -1,0 +1,460 @@
+"""The contract every game implements: Game, State, Action, Event, Outcome, Deadline.
+
+A game is a state machine. The table service, the CLI, the bots and the tests only ever
+talk to a game through this module, so a new game gets all of them for free.
+
+>>> from choux.engine.base import Outcome
+>>> Outcome(scores=(3, 5), ranks=(2, 1), reason="Fin de la partie").winners
+(1,)
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+Seat = int
+JSON = Any  # a JSON-ready value: dict, list, str, int, float, bool or None
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ChouxError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class IllegalAction(ChouxError):
+    """An action that the rules refuse. `reason` is French, for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act now."""
+
+
+class WindowClosed(IllegalAction):
+    """The action came after its window (race, bet, vote) had closed."""
+
+
+class MalformedAction(IllegalAction):
+    """The action could not even be read (unknown type, missing or wrong field)."""
+
+
+class InvalidOptions(ChouxError):
+    """Options or a number of players that the game does not allow. French reason."""
+
+
+class UnknownGame(ChouxError):
+    """No game is registered under that name."""
+
+
+# --------------------------------------------------------------------------- actions
+
+_A = TypeVar("_A", bound="Action")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An immutable move. Subclasses are frozen dataclasses with JSON-friendly fields.
+
+    `kind` names the subclass in the JSON form: ``{"type": kind, **fields}``.
+    """
+
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"type": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    def label(self) -> str:
+        """A short French label for a button or a menu."""
+        return self.kind
+
+
+class ActionCodec:
+    """Reads untrusted JSON into one of a game's action classes, checking every field."""
+
+    def __init__(self, *classes: type[Action]) -> None:
+        self._classes = {cls.kind: cls for cls in classes}
+        self._hints = {cls.kind: typing.get_type_hints(cls) for cls in classes}
+
+    def from_json(self, data: object) -> Action:
+        if not isinstance(data, Mapping):
+            raise MalformedAction("Action illisible : un objet JSON est attendu.")
+        kind = data.get("type")
+        cls = self._classes.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise MalformedAction(f"Action inconnue : {kind!r}.")
+        hints = self._hints[cls.kind]
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                if f.default is not dataclasses.MISSING:
+                    continue
+                raise MalformedAction(f"Champ manquant dans l'action : {f.name}.")
+            values[f.name] = _coerce(data[f.name], hints[f.name], f.name)
+        extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
+        if extra:
+            raise MalformedAction(f"Champ inattendu dans l'action : {sorted(extra)[0]}.")
+        return cls(**values)
+
+
+def _coerce(value: object, hint: Any, name: str) -> Any:
+    """Check a JSON value against a field's type hint; tuples arrive as lists."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        for option in typing.get_args(hint):
+            try:
+                return _coerce(value, option, name)
+            except MalformedAction:
+                continue
+        raise MalformedAction(f"Valeur invalide pour {name}.")
+    if hint is type(None):
+        if value is None:
+            return None
+        raise MalformedAction(f"Valeur invalide pour {name}.")
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, list | tuple) or len(value) > 64:
+            raise MalformedAction(f"Liste attendue pour {name}.")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(v, args[0], name) for v in value)
+        if len(args) != len(value):
+            raise MalformedAction(f"Mauvaise longueur pour {name}.")
+        return tuple(_coerce(v, a, name) for v, a in zip(value, args, strict=True))
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif hint is str:
+        if isinstance(value, str) and len(value) <= 10_000:
+            return value
+    raise MalformedAction(f"Valeur invalide pour {name}.")
+
+
+# --------------------------------------------------------------------------- events & outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the table log and the animations.
+
+    `text` is French; ``{p0}``, ``{p1}``… stand for the players' names (see `render`).
+    """
+
+    kind: str
+    text: str
+    seat: Seat | None = None
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def render(self, names: Sequence[str]) -> str:
+        text = self.text
+        for seat, name in enumerate(names):
+            text = text.replace(f"{{p{seat}}}", name)
+        return text
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "text": self.text, "seat": self.seat, "data": dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final result: points per seat, rank per seat (1 = best, ties share) and why it ended."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    reason: str
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return tuple(s for s, r in enumerate(self.ranks) if r == 1)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"scores": list(self.scores), "ranks": list(self.ranks), "reason": self.reason}
+
+    @staticmethod
+    def ranked(scores: Sequence[int], reason: str) -> Outcome:
+        """Ranks from scores, higher is better, equal scores share a rank.
+
+        >>> Outcome.ranked([10, 30, 10], "fin").ranks
+        (2, 1, 2)
+        """
+        ranks = tuple(1 + sum(1 for o in scores if o > s) for s in scores)
+        return Outcome(tuple(scores), ranks, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A window that closes by itself: after `seconds`, the table service applies `action`
+    for `seat` (None: the game itself, e.g. closing a race)."""
+
+    seconds: float
+    action: Action
+    seat: Seat | None = None
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: a French label, a default and the allowed values."""
+
+    name: str
+    label: str
+    default: JSON
+    choices: tuple[tuple[JSON, str], ...] = ()  # (value, French label); empty: see kind
+    kind: str = "choice"  # "choice", "bool" or "int"
+    minimum: int = 0
+    maximum: int = 0
+
+    def check(self, value: object) -> JSON:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise InvalidOptions(f"L'option « {self.label} » attend oui ou non.")
+        if self.kind == "int":
+            if isinstance(value, int) and not isinstance(value, bool):
+                if self.minimum <= value <= self.maximum:
+                    return value
+            raise InvalidOptions(
+                f"L'option « {self.label} » doit être un nombre entre {self.minimum} "
+                f"et {self.maximum}."
+            )
+        allowed = [v for v, _ in self.choices]
+        if value in allowed:
+            return value
+        raise InvalidOptions(
+            f"Valeur impossible pour « {self.label} » : {value!r} "
+            f"(choix : {', '.join(map(str, allowed))})."
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "default": self.default,
+            "kind": self.kind,
+            "choices": [[v, lab] for v, lab in self.choices],
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+
+
+# --------------------------------------------------------------------------- rng helpers
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent RNG in the same state (for `clone`)."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def rng_fingerprint(rng: random.Random) -> str:
+    """A short digest of an RNG's state, for `snapshot` (replay must leave it identical)."""
+    import hashlib
+
+    return hashlib.blake2b(repr(rng.getstate()).encode(), digest_size=8).hexdigest()
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State(ABC):
+    """A game in progress: a mutable, cloneable state machine.
+
+    Randomness comes only from `self.rng`, seeded at creation. Every chance outcome (a deal,
+    a roll) is appended to `self.chance` so that a record holds it in the clear.
+    """
+
+    rng: random.Random
+    chance: list[JSON]
+
+    @abstractmethod
+    def actors(self) -> tuple[Seat, ...]:
+        """Seats that may act now (several at once in simultaneous choices and races)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        """Every legal action for `seat` now (empty when it may not act)."""
+
+    @abstractmethod
+    def apply(self, seat: Seat | None, action: Action) -> list[Event]:
+        """Validate then apply. Raises IllegalAction, with the state left as it was."""
+
+    @abstractmethod
+    def view(self, seat: Seat | None) -> dict[str, JSON]:
+        """What `seat` may see (None: a spectator), JSON-ready."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, JSON]:
+        """The whole state, hidden parts included, as JSON: equal snapshots, equal states."""
+
+    def deadline(self) -> Deadline | None:
+        """The window that closes by itself now, if any."""
+        return None
+
+    def secrets(self, seat: Seat | None) -> set[str]:
+        """String tokens that must never appear in `view(seat)` (cards of others' hands...)."""
+        return set()
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError when the state breaks a conservation law (tests call it)."""
+
+    def clone(self) -> State:
+        """A cheap independent copy. Games override it when a faster copy is possible."""
+        return copy.deepcopy(self)
+
+    def determinize(self, seat: Seat, rng: random.Random) -> State:
+        """A copy where what `seat` cannot see is re-sampled consistently (for ISMCTS)."""
+        return self.clone()
+
+    def apply_timeout(self) -> list[Event]:
+        """Apply the action of the current deadline (what the table clock does)."""
+        deadline = self.deadline()
+        if deadline is None:
+            raise WindowClosed("Aucune fenêtre n'est ouverte.")
+        return self.apply(deadline.seat, deadline.action)
+
+    def require_actor(self, seat: Seat | None) -> Seat:
+        """Shared check: `seat` is one of the actors now."""
+        if seat is None or seat not in self.actors():
+            raise NotYourTurn("Ce n'est pas à vous de jouer.")
+        return seat
+
+    def require_legal(self, seat: Seat | None, action: Action) -> Seat:
+        """Shared check for enumerable games: the action is one of `legal_actions(seat)`."""
+        seat = self.require_actor(seat)
+        if action not in self.legal_actions(seat):
+            raise IllegalAction("Ce coup n'est pas permis maintenant.")
+        return seat
+
+
+# --------------------------------------------------------------------------- bots
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot's decision, with the human-like delay the table service should wait first."""
+
+    action: Action
+    delay: float = 0.0
+
+
+class Bot(Protocol):
+    """Chooses for one seat. Returns None to let a window pass without acting."""
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None: ...
+
+
+BotFactory = Callable[[random.Random], Bot]
+
+
+# --------------------------------------------------------------------------- game
+
+
+class Game(ABC):
+    """A registered game: metadata, options schema, bots and the factory of states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]  # French
+    rules_version: ClassVar[str] = "1"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    codec: ClassVar[ActionCodec]
+
+    @abstractmethod
+    def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
+        """Build the initial state from already validated options."""
+
+    @abstractmethod
+    def bots(self) -> dict[str, BotFactory]:
+        """Bot levels by name ("random" always among them)."""
+
+    def new(self, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> State:
+        """The initial state, after checking the number of players and the options."""
+        full = self.validate_options(players, options or {})
+        return self.create(players, seed, full)
+
+    def validate_options(self, players: int, options: Mapping[str, JSON]) -> dict[str, JSON]:
+        if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):
+            raise InvalidOptions(
+                f"{self.title} se joue de {self.min_players} à {self.max_players} joueurs, "
+                f"pas {players}."
+            )
+        known = {o.name: o for o in self.options}
+        unknown = set(options) - set(known)
+        if unknown:
+            raise InvalidOptions(f"Option inconnue pour {self.title} : {sorted(unknown)[0]}.")
+        full = {o.name: o.default for o in self.options}
+        for name, value in options.items():
+            full[name] = known[name].check(value)
+        self.check_options(players, full)
+        return full
+
+    def check_options(self, players: int, options: dict[str, JSON]) -> None:
+        """Hook for cross-option constraints (raise InvalidOptions)."""
+
+    def action_from_json(self, data: object) -> Action:
+        return self.codec.from_json(data)
+
+    def render_text(self, view: dict[str, JSON]) -> str:
+        """A plain-text rendering of a seat's view, for `choux play` in a terminal."""
+        import json
+
+        return json.dumps(view, ensure_ascii=False, indent=1)
+
+    #: what `count_units` counts, in French plural ("donnes", "tours"), for the benchmark
+    unit_name: ClassVar[str] = "parties"
+
+    def count_units(self, state: State) -> int:
+        """How many units (deals, turns) a finished game holds, for throughput figures."""
+        return 1
+
+    def summary_stats(self, state: State) -> dict[str, float]:
+        """Extra per-game figures that `choux simulate` averages (e.g. turns per game)."""
+        return {}
+
+    def text_field(self, action: Action) -> str | None:
+        """Name of the free-text field a person fills in for this action (an argument)."""
+        return None
+
+    def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
+        """(players, options) worth testing: every player count, plus presets (override)."""
+        return [(n, {}) for n in range(self.min_players, self.max_players + 1)]
+
+    def make_bot(self, level: str, rng: random.Random) -> Bot:
+        factories = self.bots()
+        if level not in factories:
+            raise InvalidOptions(
+                f"Niveau de robot inconnu pour {self.title} : {level} "
+                f"(choix : {', '.join(factories)})."
+            )
+        return factories[level](rng)

@@ -1,0 +1,146 @@
+"""Game records: one JSON object per game (JSON Lines for many), see docs/records.md.
+
+A record holds everything needed to re-check a game without our code: the options, the
+seed, every chance outcome in the clear (card orders, dice) and every applied action with
+its seat. Replaying it through the engine must give the same state, bit for bit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from choux.engine.base import JSON, Action, ChouxError, Game, Seat, State
+
+FORMAT = "choux-record/1"
+
+
+class RecordError(ChouxError):
+    """A record that cannot be read or does not replay."""
+
+
+@dataclass
+class Record:
+    """A game as it was played. `actions` are (seat, action JSON); seat None = the clock."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, JSON]
+    rules_version: str = "1"
+    names: list[str] = field(default_factory=list)
+    chance: list[JSON] = field(default_factory=list)
+    actions: list[tuple[Seat | None, dict[str, JSON]]] = field(default_factory=list)
+    result: dict[str, JSON] | None = None
+
+    def append(self, seat: Seat | None, action: Action) -> None:
+        self.actions.append((seat, action.to_json()))
+
+    def close(self, state: State) -> None:
+        """Copy the chance log and the result from the final state."""
+        self.chance = list(state.chance)
+        outcome = state.outcome()
+        self.result = outcome.to_json() if outcome is not None else None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "options": self.options,
+            "players": self.players,
+            "names": self.names,
+            "seed": self.seed,
+            "chance": self.chance,
+            "actions": [{"seat": s, "action": a} for s, a in self.actions],
+            "result": self.result,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(data: object) -> Record:
+        if not isinstance(data, Mapping):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"unknown record format {data.get('format')!r}")
+        try:
+            actions = [(_seat(a["seat"]), dict(a["action"])) for a in data["actions"]]
+            return Record(
+                game=str(data["game"]),
+                players=int(data["players"]),
+                seed=int(data["seed"]),
+                options=dict(data["options"]),
+                rules_version=str(data.get("rules_version", "1")),
+                names=[str(n) for n in data.get("names", [])],
+                chance=list(data.get("chance", [])),
+                actions=actions,
+                result=data.get("result"),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"incomplete record: {error!r}") from error
+
+
+def _seat(value: Any) -> Seat | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise RecordError(f"bad seat {value!r}")
+
+
+def start(
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, JSON] | None = None,
+    names: Sequence[str] = (),
+) -> tuple[State, Record]:
+    """A new game and its empty record, with options completed by their defaults."""
+    full = game.validate_options(players, options or {})
+    state = game.create(players, seed, full)
+    record = Record(game.name, players, seed, full, game.rules_version, list(names))
+    return state, record
+
+
+def replay(record: Record, game: Game | None = None) -> State:
+    """Rebuild the state from a record, checking chance outcomes and the result."""
+    from choux import games
+
+    game = game or games.get(record.game)
+    if record.rules_version != game.rules_version:
+        raise RecordError(
+            f"rules version {record.rules_version} cannot be replayed by version "
+            f"{game.rules_version}"
+        )
+    state = game.new(record.players, record.seed, record.options)
+    for index, (seat, data) in enumerate(record.actions):
+        try:
+            state.apply(seat, game.action_from_json(data))
+        except ChouxError as error:
+            raise RecordError(f"action {index} ({data}) does not apply: {error}") from error
+    if record.chance and state.chance != record.chance:
+        raise RecordError("the chance outcomes (deals, dice) differ from the record")
+    outcome = state.outcome()
+    result = outcome.to_json() if outcome is not None else None
+    if record.result != result:
+        raise RecordError(f"the result differs: record {record.result}, replay {result}")
+    return state
+
+
+def read_jsonl(path: Path) -> Iterator[Record]:
+    """Records of a JSON Lines file; RecordError names the line that cannot be read."""
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RecordError(f"line {number}: not JSON ({error.msg})") from error
+            try:
+                yield Record.from_json(data)
+            except RecordError as error:
+                raise RecordError(f"line {number}: {error}") from error
