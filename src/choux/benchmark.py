@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from choux import games
-from choux.ai.random import RandomBot
+from choux.ai.montecarlo import random_rollout
 from choux.engine.base import JSON
 
 
@@ -32,25 +32,14 @@ class PlayoutFigures:
 def random_playouts(
     name: str, players: int, seconds: float, options: dict[str, JSON] | None = None, seed: int = 1
 ) -> PlayoutFigures:
-    """Random legal play (the random bot's own loop, no recording) for about `seconds`."""
+    """Random legal play (no recording, no bot objects) for about `seconds`."""
     game = games.get(name)
     rng = random.Random(seed)
-    bots = [RandomBot(rng) for _ in range(players)]
     full = game.validate_options(players, options or {})
     played = units = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.create(players, seed + played, full)
-        while not state.is_over():
-            acted = False
-            for seat in state.actors():
-                move = bots[seat].choose(state, seat)
-                if move is not None:
-                    state.apply(seat, move.action)
-                    acted = True
-                    break
-            if not acted:
-                state.apply_timeout()
+        state = random_rollout(game.create(players, seed + played, full), rng)
         played += 1
         units += game.count_units(state)
     return PlayoutFigures(name, players, played, units, game.unit_name, time.perf_counter() - start)
