@@ -1,0 +1,800 @@
+"""The Chouineurs state machine: 4 rounds of 7 tricks, bets, crybabies.
+
+Phases of a round: ``choix`` (every player at once, hidden: orientation of the hand and bet
+card), ``jeu`` (tricks), ``chouine`` (the crybabies of the last trick choose their bonus, in
+play order, before the next lead), then scoring and a new deal; ``fin`` when the game ends.
+
+View keys (`view(seat)`, seat None = spectator), stable for the web UI:
+
+- ``game`` "chouineurs"; ``seat`` the viewer (None); ``players`` number of seats.
+- ``phase``: "choix" | "jeu" | "chouine" | "fin".
+- ``round`` (1-based) and ``rounds``; ``trick_number``: the trick being played, 1..7.
+- ``actors``: seats that may act; ``legal``: the viewer's moves,
+  ``[{"action": {...}, "label": "..."}]``.
+- ``hand``: the viewer's cards in hand, each ``{"card": "c17", "top": {"colour": "bleu",
+  "value": 15}, "bottom": {"colour": "rouge", "value": 1}}`` (``top`` is the end in play).
+- ``hand_counts``: cards in hand per seat; ``reserve``: cards left in the reserve.
+- ``bets_left``: per seat, names of the bet cards still owned ("orange", "vert", "rouge",
+  "bleu", "violet"); ``bet_cards``: the five bet cards ``{"name", "title", "points":
+  {"0": 8, ...}, "or_more": tricks or None, "description"}``.
+- ``ready``: per seat, True once the round's choice is made.
+- ``my_choice``: the viewer's own hidden choice before the reveal, ``{"orientation":
+  "endroit"|"envers", "bet": name|None, "code": ...}``, else None.
+- ``revealed``: True from the first lead of the round; ``bets`` and ``orientations``: per
+  seat, the revealed bet name (None: no bet) and "endroit"/"envers", all None before.
+- ``tokens``: tokens taken per seat this round; ``tricks_won``: tricks per seat this round.
+- ``leader``: seat leading the current trick; ``round_leader``: who led the round's first trick;
+  ``turn``: seat to play a card (None outside ``jeu``).
+- ``trick``: cards of the current trick in play order, ``{"seat", "card", "end":
+  {"colour", "value"}}``; ``led_colour``: colour name or None.
+- ``last_trick``: the trick just finished, ``{"cards": [{"seat", "end"}], "winner": seat,
+  "crybabies": [seats]}`` or None.
+- ``crybaby``: during ``chouine``, ``{"seat": who chooses now, "waiting": [seats after]}``,
+  else None.
+- ``scores``: total points per seat; ``sheet``: one entry per finished round, ``{"round",
+  "rows": [{"bet", "tricks", "bet_points", "hit", "tokens", "total"}]}`` per seat.
+- ``outcome``: None, or ``{"scores", "ranks", "reason"}`` at the end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from choux.engine.base import (
+    JSON,
+    Action,
+    Event,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    Outcome,
+    Seat,
+    State,
+    WindowClosed,
+    copy_rng,
+    rng_fingerprint,
+)
+from choux.games.chouineurs.actions import (
+    AS_DEALT,
+    CRY_TOKEN,
+    CRY_TURN,
+    PLAY,
+    TURNED,
+    Cry,
+    Play,
+    Prepare,
+)
+from choux.games.chouineurs.deck import (
+    BET_AT_LEAST,
+    BET_CARDS,
+    BET_INDEX,
+    BET_NAMES,
+    BET_TITLES,
+    BLACK,
+    CARD_CODES,
+    CARD_COUNT,
+    CARDS,
+    CODE_TO_CARD,
+    COLOUR_NAMES,
+    FACE_COLOUR,
+    FACE_VALUE,
+    HAND_SIZE,
+    ROUNDS,
+    bet_description,
+    end_text,
+)
+from choux.games.chouineurs.rules import (
+    crybabies,
+    final_ranks,
+    legal_cards,
+    round_leader,
+    score_round,
+    trick_winner,
+)
+
+CHOOSING, PLAYING, CRYING, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("choix", "jeu", "chouine", "fin")
+NOT_CHOSEN = -2
+NO_BET = -1
+ALL_BETS = (1 << len(BET_CARDS)) - 1
+
+
+def _prepare_actions(mask: int) -> tuple[Prepare, ...]:
+    bets: list[str | None] = [n for i, n in enumerate(BET_NAMES) if mask >> i & 1]
+    if not bets:
+        bets = [None]
+    return tuple(Prepare(o, b) for o in (AS_DEALT, TURNED) for b in bets)
+
+
+#: bet cards still owned (bit mask) -> every Prepare action, interned
+PREPARE_BY_MASK = tuple(_prepare_actions(mask) for mask in range(ALL_BETS + 1))
+ROUND_WORDS = ("première", "deuxième", "troisième", "quatrième", "cinquième", "sixième")
+
+
+def end_json(face: int) -> dict[str, JSON]:
+    return {"colour": COLOUR_NAMES[FACE_COLOUR[face]], "value": FACE_VALUE[face]}
+
+
+def card_json(face: int) -> dict[str, JSON]:
+    """A card in hand: its code, the end in play (top) and the other end (bottom)."""
+    return {"card": CARD_CODES[face >> 1], "top": end_json(face), "bottom": end_json(face ^ 1)}
+
+
+BET_CARDS_JSON: list[JSON] = [
+    {
+        "name": name,
+        "title": BET_TITLES[i],
+        "points": {str(k): v for k, v in points.items()},
+        "or_more": BET_AT_LEAST.get(name),
+        "description": bet_description(i),
+    }
+    for i, (name, points) in enumerate(BET_CARDS)
+]
+
+
+class ChouineursState(State):
+    """A game of Chouineurs. Hands hold faces (``card * 2 + side``); see `deck.py`."""
+
+    __slots__ = (
+        "_actors",
+        "_legal",
+        "bets_left",
+        "chance",
+        "choice_bet",
+        "choice_turned",
+        "cry_queue",
+        "hands",
+        "last_trick",
+        "leader",
+        "n",
+        "phase",
+        "played",
+        "reserve",
+        "revealed",
+        "rng",
+        "round",
+        "round_leader",
+        "scores",
+        "sheet",
+        "token_cards",
+        "trick",
+        "trick_no",
+        "trick_seats",
+        "tricks_won",
+        "waiting",
+    )
+
+    n: int
+    phase: int
+    round: int
+    hands: list[list[int]]
+    reserve: list[int]
+    played: list[int]
+    token_cards: list[list[int]]
+    tricks_won: list[int]
+    bets_left: list[int]
+    choice_bet: list[int]
+    choice_turned: list[bool]
+    waiting: int
+    revealed: bool
+    leader: int
+    round_leader: int
+    trick: list[int]
+    trick_seats: list[int]
+    trick_no: int
+    last_trick: tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]] | None
+    cry_queue: list[int]
+    scores: list[int]
+    sheet: list[list[tuple[int, int, int, int, int]]]
+    _actors: tuple[int, ...]
+    _legal: tuple[int, list[Action]] | None
+
+    def __init__(self, players: int, seed: int, deal: bool = True) -> None:
+        n = players
+        self.n = n
+        self.rng = random.Random(seed)
+        self.chance = []
+        self.round = 0
+        self.scores = [0] * n
+        self.sheet = []
+        self.bets_left = [ALL_BETS] * n
+        self.phase = CHOOSING
+        self.hands = [[] for _ in range(n)]
+        self.reserve = []
+        self.played = []
+        self.token_cards = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.choice_bet = [NOT_CHOSEN] * n
+        self.choice_turned = [False] * n
+        self.waiting = n
+        self.revealed = False
+        self.trick = []
+        self.trick_seats = []
+        self.trick_no = 0
+        self.last_trick = None
+        self.cry_queue = []
+        self._actors = ()
+        self._legal = None
+        first = self.rng.randrange(n)
+        self.chance.append({"first_leader": first})
+        self.leader = self.round_leader = first
+        if deal:
+            self._deal()
+
+    # ------------------------------------------------------------------ set-up
+
+    def _deal(self) -> None:
+        """A new round: shuffle, orient every card at random, deal 7 each, open the choice."""
+        n = self.n
+        deck = list(range(CARD_COUNT))
+        self.rng.shuffle(deck)
+        sides = self.rng.getrandbits(CARD_COUNT)
+        self.round += 1
+        self.chance.append({"round": self.round, "deal": deck, "sides": sides})
+        self.hands = [
+            [c * 2 + (sides >> c & 1) for c in deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]]
+            for s in range(n)
+        ]
+        self.reserve = deck[n * HAND_SIZE :]
+        self._open_round()
+
+    def _open_round(self) -> None:
+        n = self.n
+        self.played = []
+        self.token_cards = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.choice_bet = [NOT_CHOSEN] * n
+        self.choice_turned = [False] * n
+        self.waiting = n
+        self.revealed = False
+        self.trick = []
+        self.trick_seats = []
+        self.trick_no = 0
+        self.last_trick = None
+        self.cry_queue = []
+        self.phase = CHOOSING
+        self.leader = self.round_leader
+        self._actors = tuple(range(n))
+        self._legal = None
+
+    def set_round(
+        self,
+        hands: list[list[int]],
+        reserve: list[int],
+        leader: int,
+        bets_left: list[int] | None = None,
+        scores: list[int] | None = None,
+    ) -> None:
+        """Test automation: replace the deal of the current round with exact faces."""
+        self.hands = [list(h) for h in hands]
+        self.reserve = list(reserve)
+        self.round_leader = leader
+        if bets_left is not None:
+            self.bets_left = list(bets_left)
+        if scores is not None:
+            self.scores = list(scores)
+        if self.round == 0:
+            self.round = 1
+        self._open_round()
+
+    # ------------------------------------------------------------------ contract
+
+    def actors(self) -> tuple[Seat, ...]:
+        return self._actors
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        cached = self._legal
+        if cached is not None and cached[0] == seat:
+            return list(cached[1])
+        phase = self.phase
+        actions: list[Action]
+        if phase == PLAYING:
+            if seat != self._actors[0]:
+                return []
+            trick = self.trick
+            led = FACE_COLOUR[trick[0]] if trick else -1
+            actions = [PLAY[f >> 1] for f in legal_cards(self.hands[seat], led)]
+        elif phase == CHOOSING:
+            if self.choice_bet[seat] != NOT_CHOSEN:
+                return []
+            actions = list(PREPARE_BY_MASK[self.bets_left[seat]])
+        elif phase == CRYING:
+            if seat != self._actors[0]:
+                return []
+            actions = [CRY_TURN[f >> 1] for f in self.hands[seat]]
+            if self.reserve:
+                actions.append(CRY_TOKEN)
+        else:
+            return []
+        self._legal = (seat, actions)
+        return list(actions)
+
+    def apply(self, seat: Seat | None, action: Action) -> list[Event]:
+        cls = action.__class__
+        if cls is Play:
+            assert isinstance(action, Play)
+            return self._apply_play(seat, action)
+        if cls is Cry:
+            assert isinstance(action, Cry)
+            return self._apply_cry(seat, action)
+        if cls is Prepare:
+            assert isinstance(action, Prepare)
+            return self._apply_prepare(seat, action)
+        raise MalformedAction("Ce coup n'existe pas aux Chouineurs.")
+
+    # ------------------------------------------------------------------ the choice
+
+    def verify_prepare(self, seat: Seat | None, action: Prepare) -> int:
+        """Check a hidden choice; returns the bet index (NO_BET: none). Raises in French."""
+        if seat is None or not 0 <= seat < self.n:
+            raise NotYourTurn("Ce n'est pas à vous de jouer.")
+        if self.phase != CHOOSING:
+            raise WindowClosed("Les choix de la manche sont déjà faits : la manche est en cours.")
+        if self.choice_bet[seat] != NOT_CHOSEN:
+            raise IllegalAction(
+                "Vous avez déjà choisi l'orientation de votre main et votre pari pour cette manche."
+            )
+        if action.orientation not in (AS_DEALT, TURNED):
+            raise MalformedAction("Orientation inconnue : « endroit » ou « envers » attendu.")
+        mask = self.bets_left[seat]
+        if action.bet is None:
+            if mask:
+                raise IllegalAction("Choisissez une de vos cartes de pari.")
+            return NO_BET
+        bet = BET_INDEX.get(action.bet)
+        if bet is None:
+            raise MalformedAction(f"Carte de pari inconnue : {action.bet!r}.")
+        if not mask >> bet & 1:
+            raise IllegalAction(
+                f"Votre carte de pari {BET_TITLES[bet]} est déjà gagnée : elle a quitté le jeu."
+            )
+        return bet
+
+    def _apply_prepare(self, seat: Seat | None, action: Prepare) -> list[Event]:
+        bet = self.verify_prepare(seat, action)
+        assert seat is not None
+        self.choice_bet[seat] = bet
+        turned = action.orientation == TURNED
+        self.choice_turned[seat] = turned
+        if turned:
+            self.hands[seat] = [f ^ 1 for f in self.hands[seat]]
+        self.waiting -= 1
+        self._legal = None
+        events = [Event("ready", f"{{p{seat}}} a choisi son orientation et son pari.", seat)]
+        if self.waiting:
+            self._actors = tuple(s for s in self._actors if s != seat)
+        else:
+            self.phase = PLAYING
+            self._actors = (self.leader,)
+            events.append(
+                Event(
+                    "lead_wait",
+                    f"Tout le monde a choisi : {{p{self.leader}}} entame le premier pli.",
+                    self.leader,
+                )
+            )
+        return events
+
+    # ------------------------------------------------------------------ tricks
+
+    def _apply_play(self, seat: Seat | None, action: Play) -> list[Event]:
+        if self.phase != PLAYING:
+            if self.phase == CHOOSING:
+                raise WindowClosed("Attendez que chacun ait choisi orientation et pari.")
+            raise NotYourTurn("Ce n'est pas le moment de jouer une carte.")
+        if seat is None or seat != self._actors[0]:
+            raise NotYourTurn("Ce n'est pas à vous de jouer.")
+        card = CODE_TO_CARD.get(action.card, -1)
+        hand = self.hands[seat]
+        face = -1
+        for f in hand:
+            if f >> 1 == card:
+                face = f
+                break
+        if face < 0:
+            raise IllegalAction("Cette carte n'est pas dans votre main.")
+        trick = self.trick
+        if trick:
+            led = FACE_COLOUR[trick[0]]
+            colour = FACE_COLOUR[face]
+            if colour != led and colour != BLACK:
+                for f in hand:
+                    if FACE_COLOUR[f] == led:
+                        name = COLOUR_NAMES[led]
+                        raise IllegalAction(
+                            f"Vous avez du {name} : fournissez la couleur demandée ({name}) "
+                            "ou jouez un dragon noir."
+                        )
+        # valid: mutate
+        self._legal = None
+        events: list[Event] = []
+        if not self.revealed:
+            self.revealed = True
+            events.append(self._reveal_event())
+        hand.remove(face)
+        trick.append(face)
+        self.trick_seats.append(seat)
+        events.append(Event("play", f"{{p{seat}}} joue {end_text(face)}.", seat))
+        if len(trick) < self.n:
+            self._actors = ((seat + 1) % self.n,)
+            return events
+        self._finish_trick(events)
+        return events
+
+    def _reveal_event(self) -> Event:
+        parts = []
+        for s in range(self.n):
+            bet = self.choice_bet[s]
+            title = BET_TITLES[bet] if bet >= 0 else "aucun"
+            hand = "retournée" if self.choice_turned[s] else "à l'endroit"
+            parts.append(f"{{p{s}}} : pari {title}, main {hand}")
+        return Event("reveal", "Révélation des paris. " + " ; ".join(parts) + ".")
+
+    def _finish_trick(self, events: list[Event]) -> None:
+        trick = self.trick
+        seats = self.trick_seats
+        win = trick_winner(trick)
+        winner = seats[win]
+        cry = [seats[i] for i in crybabies(trick)]
+        self.tricks_won[winner] += 1
+        self.trick_no += 1
+        self.played.extend(f >> 1 for f in trick)
+        self.last_trick = (tuple(seats), tuple(trick), winner, tuple(cry))
+        self.trick = []
+        self.trick_seats = []
+        self.leader = winner
+        events.append(Event("trick", f"{{p{winner}}} remporte le pli.", winner))
+        names = ", ".join(f"{{p{s}}}" for s in cry)
+        events.append(Event("crybaby", f"Chouineur : {names}.", cry[0], {"seats": cry}))
+        if self.trick_no >= HAND_SIZE:
+            # hands are empty: a crybaby can only take a token, while the reserve lasts
+            for s in cry:
+                if self.reserve:
+                    self.token_cards[s].append(self.reserve.pop())
+                    events.append(Event("token", f"{{p{s}}} pleure pour 1 point.", s))
+            self._end_round(events)
+            return
+        self.cry_queue = cry
+        self.phase = CRYING
+        self._actors = (cry[0],)
+
+    def _apply_cry(self, seat: Seat | None, action: Cry) -> list[Event]:
+        if self.phase != CRYING:
+            raise NotYourTurn("Personne ne chouine en ce moment.")
+        if seat is None or seat != self._actors[0]:
+            if seat is not None and seat in self.cry_queue:
+                raise NotYourTurn("Un autre chouineur choisit avant vous.")
+            raise NotYourTurn("Vous n'êtes pas chouineur sur ce pli.")
+        hand = self.hands[seat]
+        if action.token:
+            if action.turn is not None:
+                raise MalformedAction("Choisissez : retourner une carte ou prendre un jeton.")
+            if not self.reserve:
+                raise IllegalAction("La réserve est vide : vous devez retourner une carte.")
+            self._legal = None
+            self.token_cards[seat].append(self.reserve.pop())
+            events = [Event("token", f"{{p{seat}}} pleure pour 1 point.", seat)]
+        else:
+            card = CODE_TO_CARD.get(action.turn or "", -1)
+            index = -1
+            for i, f in enumerate(hand):
+                if f >> 1 == card:
+                    index = i
+                    break
+            if index < 0:
+                raise IllegalAction("Cette carte n'est pas dans votre main.")
+            self._legal = None
+            hand[index] ^= 1
+            events = [Event("turn", f"{{p{seat}}} pleure sur sa main et retourne une carte.", seat)]
+        queue = self.cry_queue
+        queue.pop(0)
+        if queue:
+            self._actors = (queue[0],)
+        else:
+            self.phase = PLAYING
+            self._actors = (self.leader,)
+        return events
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_round(self, events: list[Event]) -> None:
+        rows = []
+        for s in range(self.n):
+            bet = self.choice_bet[s]
+            tricks = self.tricks_won[s]
+            tokens = len(self.token_cards[s])
+            total, spent = score_round(bet, tricks, tokens)
+            if spent:
+                self.bets_left[s] &= ~(1 << bet)
+            self.scores[s] += total
+            rows.append((bet, tricks, total - tokens, tokens, total))
+            events.append(
+                Event(
+                    "score",
+                    f"{{p{s}}} : {tricks} pli{'s' if tricks > 1 else ''}, "
+                    f"{'pari réussi' if spent else 'pari manqué'}, {total} point"
+                    f"{'s' if total > 1 else ''}.",
+                    s,
+                )
+            )
+        self.sheet.append(rows)
+        if self.round >= ROUNDS:
+            self.phase = OVER
+            self._actors = ()
+            self.cry_queue = []
+            outcome = self.outcome()
+            assert outcome is not None
+            events.append(Event("end", outcome.reason))
+            return
+        self.round_leader = round_leader(self.scores, self.round_leader)
+        self._deal()
+        events.append(
+            Event(
+                "round",
+                f"Manche {self.round} : {{p{self.round_leader}}} entamera. Choisissez "
+                "orientation et pari.",
+                self.round_leader,
+            )
+        )
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        last = [row[4] for row in self.sheet[-1]] if self.sheet else [0] * self.n
+        ranks = final_ranks(self.scores, last)
+        winners = [s for s in range(self.n) if ranks[s] == 1]
+        top = max(self.scores)
+        tied = [s for s in range(self.n) if self.scores[s] == top]
+        if len(tied) == 1:
+            reason = "Fin de la quatrième manche : le plus de points l'emporte."
+        elif len(winners) == 1:
+            reason = "Égalité aux points, départagée par la dernière manche."
+        else:
+            reason = "Égalité parfaite : victoire partagée."
+        return Outcome(tuple(self.scores), ranks, reason)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: Seat | None) -> dict[str, JSON]:
+        n = self.n
+        own = seat is not None and 0 <= seat < n
+        revealed = self.revealed
+        legal: list[JSON] = []
+        if own:
+            assert seat is not None
+            legal = [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(seat)]
+        my_choice: JSON = None
+        if own and not revealed and self.choice_bet[seat or 0] != NOT_CHOSEN:
+            assert seat is not None
+            my_choice = {
+                "orientation": TURNED if self.choice_turned[seat] else AS_DEALT,
+                "bet": self._bet_name(seat),
+                "code": self._choice_code(seat),
+            }
+        last: JSON = None
+        if self.last_trick is not None:
+            seats, faces, winner, cry = self.last_trick
+            last = {
+                "cards": [
+                    {"seat": s, "end": end_json(f)} for s, f in zip(seats, faces, strict=True)
+                ],
+                "winner": winner,
+                "crybabies": list(cry),
+            }
+        outcome = self.outcome()
+        return {
+            "game": "chouineurs",
+            "seat": seat if own else None,
+            "players": n,
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round,
+            "rounds": ROUNDS,
+            "trick_number": min(self.trick_no + 1, HAND_SIZE),
+            "actors": list(self._actors),
+            "legal": legal,
+            "hand": [card_json(f) for f in self.hands[seat or 0]] if own else [],
+            "hand_counts": [len(h) for h in self.hands],
+            "reserve": len(self.reserve),
+            "bets_left": [
+                [name for i, name in enumerate(BET_NAMES) if mask >> i & 1]
+                for mask in self.bets_left
+            ],
+            "bet_cards": BET_CARDS_JSON,
+            "ready": [b != NOT_CHOSEN for b in self.choice_bet],
+            "my_choice": my_choice,
+            "revealed": revealed,
+            "bets": [self._bet_name(s) if revealed else None for s in range(n)],
+            "orientations": [
+                (TURNED if self.choice_turned[s] else AS_DEALT) if revealed else None
+                for s in range(n)
+            ],
+            "tokens": [len(t) for t in self.token_cards],
+            "tricks_won": list(self.tricks_won),
+            "leader": self.leader,
+            "round_leader": self.round_leader,
+            "turn": self._actors[0] if self.phase == PLAYING else None,
+            "trick": [
+                {"seat": s, "card": CARD_CODES[f >> 1], "end": end_json(f)}
+                for s, f in zip(self.trick_seats, self.trick, strict=True)
+            ],
+            "led_colour": COLOUR_NAMES[FACE_COLOUR[self.trick[0]]] if self.trick else None,
+            "last_trick": last,
+            "crybaby": (
+                {"seat": self.cry_queue[0], "waiting": self.cry_queue[1:]}
+                if self.phase == CRYING
+                else None
+            ),
+            "scores": list(self.scores),
+            "sheet": [
+                {
+                    "round": r + 1,
+                    "rows": [
+                        {
+                            "bet": BET_NAMES[b] if b >= 0 else None,
+                            "tricks": t,
+                            "bet_points": p,
+                            "hit": p > 0,
+                            "tokens": k,
+                            "total": total,
+                        }
+                        for b, t, p, k, total in rows
+                    ],
+                }
+                for r, rows in enumerate(self.sheet)
+            ],
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
+
+    def _bet_name(self, seat: int) -> str | None:
+        bet = self.choice_bet[seat]
+        return BET_NAMES[bet] if bet >= 0 else None
+
+    def _choice_code(self, seat: int) -> str:
+        """A token naming a hidden choice, so the tests can prove others never see it."""
+        orientation = TURNED if self.choice_turned[seat] else AS_DEALT
+        return f"choix-{seat}-m{self.round}-{self._bet_name(seat)}-{orientation}"
+
+    def secrets(self, seat: Seat | None) -> set[str]:
+        hidden: set[str] = set()
+        for s in range(self.n):
+            if s != seat:
+                hidden.update(CARD_CODES[f >> 1] for f in self.hands[s])
+                if not self.revealed and self.choice_bet[s] != NOT_CHOSEN:
+                    hidden.add(self._choice_code(s))
+        hidden.update(CARD_CODES[c] for c in self.reserve)
+        for tokens in self.token_cards:
+            hidden.update(CARD_CODES[c] for c in tokens)
+        return hidden
+
+    # ------------------------------------------------------------------ copies
+
+    def snapshot(self) -> dict[str, JSON]:
+        return {
+            "players": self.n,
+            "phase": self.phase,
+            "round": self.round,
+            "hands": [list(h) for h in self.hands],
+            "reserve": list(self.reserve),
+            "played": list(self.played),
+            "token_cards": [list(t) for t in self.token_cards],
+            "tricks_won": list(self.tricks_won),
+            "bets_left": list(self.bets_left),
+            "choice_bet": list(self.choice_bet),
+            "choice_turned": list(self.choice_turned),
+            "waiting": self.waiting,
+            "revealed": self.revealed,
+            "leader": self.leader,
+            "round_leader": self.round_leader,
+            "trick": list(self.trick),
+            "trick_seats": list(self.trick_seats),
+            "trick_no": self.trick_no,
+            "last_trick": [list(x) if isinstance(x, tuple) else x for x in self.last_trick]
+            if self.last_trick is not None
+            else None,
+            "cry_queue": list(self.cry_queue),
+            "scores": list(self.scores),
+            "sheet": [[list(row) for row in rows] for rows in self.sheet],
+            "actors": list(self._actors),
+            "chance": list(self.chance),
+            "rng": rng_fingerprint(self.rng),
+        }
+
+    def clone(self) -> ChouineursState:
+        twin = ChouineursState.__new__(ChouineursState)
+        twin.n = self.n
+        twin.rng = copy_rng(self.rng)
+        twin.chance = list(self.chance)
+        twin.phase = self.phase
+        twin.round = self.round
+        twin.hands = [list(h) for h in self.hands]
+        twin.reserve = list(self.reserve)
+        twin.played = list(self.played)
+        twin.token_cards = [list(t) for t in self.token_cards]
+        twin.tricks_won = list(self.tricks_won)
+        twin.bets_left = list(self.bets_left)
+        twin.choice_bet = list(self.choice_bet)
+        twin.choice_turned = list(self.choice_turned)
+        twin.waiting = self.waiting
+        twin.revealed = self.revealed
+        twin.leader = self.leader
+        twin.round_leader = self.round_leader
+        twin.trick = list(self.trick)
+        twin.trick_seats = list(self.trick_seats)
+        twin.trick_no = self.trick_no
+        twin.last_trick = self.last_trick
+        twin.cry_queue = list(self.cry_queue)
+        twin.scores = list(self.scores)
+        twin.sheet = [list(rows) for rows in self.sheet]
+        twin._actors = self._actors
+        twin._legal = None
+        return twin
+
+    def determinize(self, seat: Seat, rng: random.Random) -> ChouineursState:
+        """Re-deal every card `seat` cannot see (others' hands, reserve, tokens) with random
+        ends, and re-draw others' hidden choices before the reveal."""
+        twin = self.clone()
+        unseen: list[int] = []
+        for s in range(self.n):
+            if s != seat:
+                unseen.extend(f >> 1 for f in twin.hands[s])
+        unseen.extend(twin.reserve)
+        for tokens in twin.token_cards:
+            unseen.extend(tokens)
+        rng.shuffle(unseen)
+        pos = 0
+        for s in range(self.n):
+            if s != seat:
+                size = len(twin.hands[s])
+                twin.hands[s] = [c * 2 + rng.getrandbits(1) for c in unseen[pos : pos + size]]
+                pos += size
+        size = len(twin.reserve)
+        twin.reserve = unseen[pos : pos + size]
+        pos += size
+        for s in range(self.n):
+            size = len(twin.token_cards[s])
+            twin.token_cards[s] = unseen[pos : pos + size]
+            pos += size
+        if not twin.revealed:
+            for s in range(self.n):
+                if s != seat and twin.choice_bet[s] != NOT_CHOSEN:
+                    bets = [i for i in range(len(BET_NAMES)) if twin.bets_left[s] >> i & 1]
+                    twin.choice_bet[s] = rng.choice(bets) if bets else NO_BET
+                    twin.choice_turned[s] = rng.random() < 0.5
+        return twin
+
+    def check_invariants(self) -> None:
+        cards = [f >> 1 for h in self.hands for f in h]
+        cards += self.reserve + self.played + [f >> 1 for f in self.trick]
+        for tokens in self.token_cards:
+            cards += tokens
+        assert sorted(cards) == list(range(CARD_COUNT)), "a card was lost or duplicated"
+        sizes = {len(h) + (1 if s in self.trick_seats else 0) for s, h in enumerate(self.hands)}
+        assert sizes == {HAND_SIZE - self.trick_no}, "hands of unequal sizes"
+        assert len(self.trick) == len(self.trick_seats) < self.n
+        assert sum(self.tricks_won) == self.trick_no
+        assert 1 <= self.round <= ROUNDS
+        for mask in self.bets_left:
+            assert 0 <= mask <= ALL_BETS
+
+    def debug_cards(self, seat: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """(end in play, other end) of each card in `seat`'s hand, for tests."""
+        return [(CARDS[f >> 1][f & 1], CARDS[f >> 1][(f & 1) ^ 1]) for f in self.hands[seat]]
+
+
+def face_of(card: int, end: tuple[int, int]) -> int:
+    """The face of `card` whose end is `end` (colour, value); for tests and bots."""
+    a, b = CARDS[card]
+    if a == end:
+        return card * 2
+    if b == end:
+        return card * 2 + 1
+    raise ValueError(f"card {card} has no end {end}")
+
+
+def dump(state: ChouineursState) -> dict[str, Any]:
+    """The snapshot, for debugging."""
+    return state.snapshot()
