@@ -1,0 +1,114 @@
+"""The greedy Chouine bot: a one-trick heuristic that plays like a careful beginner.
+
+It exchanges the trump seven, declares the best combination it holds (a Chouine first),
+wins tricks that are worth winning with its cheapest winning card, and otherwise throws its
+least useful card, keeping brisques, trumps and half-made combinations. It only reads what
+its seat can see: its hand, the trick, the trump, the talon size, the cards already played
+and the cards others have shown.
+"""
+
+from __future__ import annotations
+
+import random
+
+from choux.engine.base import Action, BotMove, Seat, State
+from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
+from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
+from choux.games.chouine.rules import trick_winner
+from choux.games.chouine.state import ChouineState
+
+
+class GreedyBot:
+    """Chooses by a fixed evaluation of each legal action (ties broken at random)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        actions = state.legal_actions(seat)
+        if not actions:
+            return None
+        if not isinstance(state, ChouineState):
+            return BotMove(self.rng.choice(actions))
+        return BotMove(best_action(state, seat, actions, self.rng))
+
+
+def best_action(
+    state: ChouineState, seat: Seat, actions: list[Action], rng: random.Random
+) -> Action:
+    if EXCHANGE in actions:
+        return EXCHANGE
+    declares = [a for a in actions if isinstance(a, Play) and a.declare is not None]
+    if declares:
+        chouine = [a for a in declares if a.declare == "chouine"]
+        if chouine:
+            return chouine[0]
+        return max(
+            declares,
+            key=lambda a: (
+                _declared_points(state, seat, a),
+                -_keep(state, seat, CODE_INDEX[a.card]),
+            ),
+        )
+    plain = [a for a in actions if isinstance(a, Play)]
+    cards = [CODE_INDEX[a.card] for a in plain]
+    scores = [_score(state, seat, c) for c in cards]
+    best = max(scores)
+    choices = [c for c, s in zip(cards, scores, strict=True) if s == best]
+    return PLAIN[rng.choice(choices)]
+
+
+def _declared_points(state: ChouineState, seat: Seat, action: Play) -> int:
+    c = CODE_INDEX[action.card]
+    for _card, kind, _, points in state.declarations_for(seat, [c]):
+        if kind == action.declare:
+            return points
+    return 0
+
+
+def _keep(state: ChouineState, seat: Seat, c: int) -> float:
+    """What a card is worth keeping in hand, beyond its points."""
+    trump = state.trump
+    value = 0.0
+    if c >> 3 == trump:
+        value += 8 + 2 * (c & 7)
+    rank = c & 7
+    if rank in (KING, QUEEN) and not state.declared_suits[seat] >> (c >> 3) & 1:
+        partner = (c & ~7) | (QUEEN if rank == KING else KING)
+        if partner in state.hands[seat]:
+            value += 15
+        elif state.phase() == 1 and not _seen(state, partner):
+            value += 3
+    return value
+
+
+def _seen(state: ChouineState, c: int) -> bool:
+    """Played already (every played card was seen by everyone at the table)."""
+    return any(c in won for won in state.won) or c in state.trick
+
+
+def _score(state: ChouineState, seat: Seat, c: int) -> float:
+    """Expected gain of playing `c` now, counting only this trick."""
+    trick = state.trick
+    keep = _keep(state, seat, c)
+    if not trick:
+        if state.phase() == 2 and _master(state, seat, c):
+            return POINTS[c] + 5 - keep / 4
+        return -POINTS[c] - keep
+    cards = [*trick, c]
+    value = sum(POINTS[x] for x in cards)
+    wins = trick_winner(cards, state.trump) == len(trick)
+    last = len(cards) == state.n
+    if wins:
+        bonus = 10 if last and len(state.hands[seat]) == 1 else 0
+        if state.phase() == 1 and value < 10 and c >> 3 == state.trump:
+            return -keep  # do not spend a trump on a worthless trick
+        return value + bonus - keep * (0.5 if last else 1.0)
+    return -value - keep
+
+
+def _master(state: ChouineState, seat: Seat, c: int) -> bool:
+    """No unseen card of its suit is higher: it wins if the others must follow."""
+    suit = c >> 3
+    hand = state.hands[seat]
+    return all(_seen(state, h) or h in hand for h in range(c + 1, suit * 8 + 8))

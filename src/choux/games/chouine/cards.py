@@ -1,0 +1,74 @@
+"""The 32-card piquet deck: cards are small ints, codes like "AH" only at the edges.
+
+A card is ``suit * 8 + strength``: strength 0 is the seven, 7 the ace, so within a suit a
+higher int is a stronger card and ``card >> 3`` is its suit. Codes are rank + suit letters
+("AH" = l'as de cœur, "TS" = le dix de pique, "7D" = le sept de carreau).
+
+>>> CODES[ace(HEARTS)], NAMES[ace(HEARTS)], POINTS[ace(HEARTS)]
+('AH', "l'as de cœur", 11)
+>>> sum(POINTS)
+120
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
+SUIT_LETTERS = "SHDC"
+SUIT_NAMES = ("pique", "cœur", "carreau", "trèfle")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+
+# strengths, weakest first: the order of the game (A 10 K Q J 9 8 7)
+SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE = range(8)
+RANK_LETTERS = "789JQKTA"
+RANK_NAMES = ("sept", "huit", "neuf", "valet", "dame", "roi", "dix", "as")
+RANK_ARTICLES = ("le ", "le ", "le ", "le ", "la ", "le ", "le ", "l'")
+RANK_SHORT = ("7", "8", "9", "V", "D", "R", "10", "A")
+#: points of each rank when won in a trick (the brisques are the aces and tens)
+RANK_POINTS = (0, 0, 0, 2, 3, 4, 10, 11)
+LAST_TRICK_BONUS = 10  # dix de der
+
+DECK: tuple[int, ...] = tuple(range(32))
+CODES: tuple[str, ...] = tuple(RANK_LETTERS[c & 7] + SUIT_LETTERS[c >> 3] for c in DECK)
+CODE_INDEX: dict[str, int] = {code: card for card, code in enumerate(CODES)}
+NAMES: tuple[str, ...] = tuple(
+    f"{RANK_ARTICLES[c & 7]}{RANK_NAMES[c & 7]} de {SUIT_NAMES[c >> 3]}" for c in DECK
+)
+SHORT: tuple[str, ...] = tuple(RANK_SHORT[c & 7] + SUIT_SYMBOLS[c >> 3] for c in DECK)
+POINTS: tuple[int, ...] = tuple(RANK_POINTS[c & 7] for c in DECK)
+BRISQUES: frozenset[int] = frozenset(c for c in DECK if (c & 7) in (TEN, ACE))
+
+
+def card(strength: int, suit: int) -> int:
+    return suit * 8 + strength
+
+
+def ace(suit: int) -> int:
+    return suit * 8 + ACE
+
+
+def suit_of(c: int) -> int:
+    return c >> 3
+
+
+def strength_of(c: int) -> int:
+    return c & 7
+
+
+def parse(code: str) -> int:
+    """The card of a code; ValueError on anything else."""
+    try:
+        return CODE_INDEX[code]
+    except KeyError:
+        raise ValueError(f"unknown card code {code!r}") from None
+
+
+def codes(cards: Iterable[int]) -> list[str]:
+    return [CODES[c] for c in cards]
+
+
+def parse_all(text: str) -> list[int]:
+    """Cards from space-separated codes ("AH TS 7D"), for tests and tools."""
+    return [parse(code) for code in text.split()]

@@ -1,0 +1,166 @@
+"""The Chouine game object: options, presets, bots and the terminal rendering."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from choux.engine.base import (
+    JSON,
+    Action,
+    ActionCodec,
+    BotFactory,
+    Game,
+    InvalidOptions,
+    Option,
+    State,
+)
+from choux.games.chouine.actions import CODEC
+from choux.games.chouine.cards import CODE_INDEX, SHORT
+from choux.games.chouine.state import ChouineState
+from choux.games.chouine.variants import CLASSIQUE, LAVARDIN, PRESETS, variant_for
+
+
+class ChouineGame(Game):
+    name: ClassVar[str] = "chouine"
+    title: ClassVar[str] = "La Chouine"
+    rules_version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    unit_name: ClassVar[str] = "donnes"
+    codec: ClassVar[ActionCodec] = CODEC
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "preset",
+            "Règles",
+            CLASSIQUE,
+            ((CLASSIQUE, PRESETS[CLASSIQUE]), (LAVARDIN, PRESETS[LAVARDIN])),
+        ),
+        Option(
+            "manches",
+            "Longueur du match",
+            0,
+            (
+                (
+                    0,
+                    "Selon les règles (classiques : une manche ; Lavardin : deux manches gagnantes)",
+                ),
+                (1, "Une manche"),
+                (3, "Deux manches gagnantes (la belle si besoin)"),
+            ),
+        ),
+        Option(
+            "parties",
+            "Parties par manche",
+            3,
+            (
+                (3, "3 parties (deux gagnantes à deux joueurs)"),
+                (5, "5 parties (trois gagnantes à deux joueurs)"),
+            ),
+        ),
+        Option("scores_visibles", "Scores visibles", False, kind="bool"),
+    )
+
+    def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
+        return ChouineState(variant_for(str(options["preset"]), players), options, seed)
+
+    def check_options(self, players: int, options: dict[str, JSON]) -> None:
+        if players > 2 and options.get("manches") == 3:
+            raise InvalidOptions("À trois ou quatre joueurs, on joue une seule manche.")
+
+    def bots(self) -> dict[str, BotFactory]:
+        from choux.ai.random import RandomBot
+        from choux.games.chouine.bots import GreedyBot
+
+        return {"random": RandomBot, "greedy": GreedyBot}
+
+    def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
+        return [
+            (2, {}),
+            (3, {}),
+            (4, {}),
+            (2, {"preset": LAVARDIN, "manches": 1}),
+            (3, {"preset": LAVARDIN, "scores_visibles": True}),
+        ]
+
+    def count_units(self, state: State) -> int:
+        return state.deals if isinstance(state, ChouineState) else 1
+
+    def summary_stats(self, state: State) -> dict[str, float]:
+        if not isinstance(state, ChouineState):
+            return {}
+        return {"donnes par match": float(state.deals)}
+
+    def render_text(self, view: dict[str, JSON]) -> str:
+        return render_text(view)
+
+
+def _cards(codes: Any) -> str:
+    return " ".join(SHORT[CODE_INDEX[c]] for c in codes) or "—"
+
+
+def render_text(view: dict[str, JSON]) -> str:
+    """The seat's view in French, for `choux play chouine` in a terminal."""
+    seat = view["seat"]
+    n = int(view["players"])
+
+    def who(s: Any) -> str:
+        return "vous" if s == seat else f"joueur {int(s) + 1}"
+
+    lines = [
+        f"{view['preset_title']} — donne {view['deal_number']}, manche {view['manche_number']}"
+        + (" (la belle)" if view["belle"] else ""),
+        f"Atout : {view['trump_symbol']} {view['trump_name']}"
+        + (f" — retourne : {_cards([view['turned_up']])}" if view["turned_up"] else "")
+        + f" — talon : {view['talon']} carte(s) — phase {view['phase']}",
+    ]
+    wins = view["partie_wins"]
+    lines.append(
+        "Parties gagnées : "
+        + ", ".join(f"{who(s)} {wins[s]}" for s in range(n))
+        + (
+            " ; manches : " + ", ".join(f"{who(s)} {view['manche_wins'][s]}" for s in range(n))
+            if int(view["manches_to_win"]) > 1
+            else ""
+        )
+    )
+    points = view["points"]
+    lines.append(
+        "Points de la partie : "
+        + ", ".join(
+            f"{who(s)} {points[s] if points[s] is not None else '?'}"
+            f" (annonces {view['declared_points'][s]})"
+            for s in range(n)
+        )
+    )
+    for d in view["declarations"]:
+        lines.append(
+            f"  Annonce de {who(d['seat'])} : {d['name']} {_cards(d['cards'])} ({d['points']})"
+        )
+    for s in range(n):
+        if s != seat and view["shown"][s]:
+            lines.append(f"  Cartes connues de {who(s)} : {_cards(view['shown'][s])}")
+    last = view["last_trick"]
+    if last:
+        played = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in last["cards"])
+        lines.append(f"Dernier pli : {played} — gagné par {who(last['winner'])}")
+    result = view["last_result"]
+    if view["stage"] != "play" and result:
+        text = str(result["text"])
+        for s in range(n):
+            text = text.replace(f"{{p{s}}}", who(s))
+        totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
+        lines.append(f"Fin de la partie : {totals}. {text}")
+    if view["stage"] == "play":
+        trick = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in view["trick"])
+        lines.append(
+            f"Pli en cours : {trick or '(à vous d’entamer)' if view['turn'] == seat else trick or '—'}"
+        )
+        lines.append(f"Votre main : {_cards(view['hand'])}")
+        if view["au_sept"]:
+            lines.append("« Au sept ! » : dernier appel pour échanger le sept d'atout.")
+    return "\n".join(lines)
+
+
+GAME = ChouineGame()
+
+__all__ = ["GAME", "Action", "ChouineGame", "render_text"]

@@ -1,0 +1,144 @@
+"""The rules of Chouine as small pure functions over int cards (see cards.py).
+
+Each function is named after the rule it decides, so that a reader (and a test) finds it:
+`trick_winner`, `phase_two_legal_cards`, `can_exchange_seven`, `declarations`,
+`first_dealer`, `partie_winner`, `chouine_winner`, `drawing_order`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from choux.games.chouine.cards import KING, QUEEN, SEVEN, TEN, card
+from choux.games.chouine.variants import Variant
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index in the trick of its winner: the highest trump, else the highest of the led suit.
+
+    >>> from choux.games.chouine.cards import parse_all, HEARTS
+    >>> trick_winner(parse_all("AS 7H"), HEARTS)
+    1
+    >>> trick_winner(parse_all("9S AD TS"), HEARTS)
+    2
+    """
+    best = 0
+    top = cards[0]
+    for index in range(1, len(cards)):
+        c = cards[index]
+        if (c >> 3 == top >> 3 and c > top) or (c >> 3 == trump and top >> 3 != trump):
+            best, top = index, c
+    return best
+
+
+def phase_two_legal_cards(hand: Sequence[int], trick: Sequence[int], trump: int) -> list[int]:
+    """Cards a player may play once the talon is empty.
+
+    Follow the led suit if you can; when trump is led, beat the highest trump of the trick
+    if you can. Unable to follow: trump if you can (any trump: no need to over-trump an
+    earlier trump). Otherwise anything.
+    """
+    if not trick:
+        return list(hand)
+    led = trick[0] >> 3
+    follow = [c for c in hand if c >> 3 == led]
+    if follow:
+        if led == trump:
+            top = max(c for c in trick if c >> 3 == trump)
+            higher = [c for c in follow if c > top]
+            if higher:
+                return higher
+        return follow
+    trumps = [c for c in hand if c >> 3 == trump]
+    return trumps if trumps else list(hand)
+
+
+def phase_one(talon_size: int, players: int) -> bool:
+    """Phase 1 lasts while everyone can still draw after the trick (3 players: 2 cards stay)."""
+    return talon_size >= players
+
+
+def can_exchange_seven(
+    hand: Sequence[int], trump: int, talon_size: int, players: int, last_call: bool
+) -> bool:
+    """The holder of the trump seven may swap it for the turned-up card during phase 1, while
+    the talon (turned-up card included) holds more than 2 cards; with the Lavardin last
+    call ("au sept"), still when exactly 2 remain."""
+    if card(SEVEN, trump) not in hand or not phase_one(talon_size, players):
+        return False
+    return talon_size > 2 or (last_call and talon_size == 2)
+
+
+def drawing_order(winner: int, players: int) -> list[int]:
+    """The trick's winner draws first, then the others in playing order."""
+    return [(winner + i) % players for i in range(players)]
+
+
+def declarations(
+    hand: Sequence[int],
+    playable: Sequence[int],
+    variant: Variant,
+    trump: int,
+    declared_suits: int,
+    brisque_used: bool,
+) -> list[tuple[int, str, tuple[int, ...], int]]:
+    """Every (card to play, kind, cards shown, points) the player may declare now.
+
+    A combination is declared just before playing one of its cards while holding all of
+    them; one combination per suit and per partie (`declared_suits` is a bit mask), the
+    brisque combination (Cinquante, Quinte, Trente) once per partie. A Chouine scores 0: it
+    wins the partie.
+    """
+    found: list[tuple[int, str, tuple[int, ...], int]] = []
+    held = set(hand)
+    for suit in range(4):
+        if declared_suits >> suit & 1:
+            continue
+        if card(KING, suit) not in held or card(QUEEN, suit) not in held:
+            continue
+        for combo in variant.suit_combos:
+            cards = tuple(sorted(card(r, suit) for r in combo.ranks))
+            if all(c in held for c in cards):
+                points = combo.trump_points if suit == trump else combo.points
+                found.extend((c, combo.kind, cards, points) for c in playable if c in cards)
+    combo_b = variant.brisque_combo
+    if not brisque_used:
+        brisques = sorted(c for c in hand if c & 7 >= TEN)
+        if len(brisques) >= combo_b.size:
+            for c in playable:
+                if c & 7 >= TEN:
+                    others = [b for b in brisques if b != c][: combo_b.size - 1]
+                    shown = tuple(sorted([c, *others]))
+                    found.append((c, combo_b.kind, shown, combo_b.points))
+    return found
+
+
+def first_dealer(draws: Sequence[tuple[int, int]]) -> tuple[int | None, list[int]]:
+    """From (seat, card) draws: the dealer (lowest rank), or None and the seats that tied
+    for the lowest rank and must draw again.
+
+    >>> from choux.games.chouine.cards import parse_all
+    >>> first_dealer(list(enumerate(parse_all("AS 7H"))))
+    (1, [1])
+    >>> first_dealer(list(enumerate(parse_all("9S 9H KD"))))
+    (None, [0, 1])
+    """
+    low = min(c & 7 for _, c in draws)
+    tied = [seat for seat, c in draws if c & 7 == low]
+    return (tied[0] if len(tied) == 1 else None), tied
+
+
+def partie_winner(totals: Sequence[int]) -> int | None:
+    """The seat with the highest total, None when the best total is shared (replay)."""
+    best = max(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def chouine_winner(chouines: Sequence[tuple[int, int]], trump: int) -> int:
+    """Of the Chouines declared in one trick, in playing order as (seat, suit): the trump
+    one wins, else the first declared (the leader's)."""
+    for seat, suit in chouines:
+        if suit == trump:
+            return seat
+    return chouines[0][0]

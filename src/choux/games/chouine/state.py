@@ -1,0 +1,673 @@
+"""The state machine of a Chouine match: deals, tricks, declarations, parties and manches.
+
+Cards are ints inside (see cards.py) and codes like "AH" in views, actions and records.
+A match is a sequence of parties (one deal each); between two parties the state pauses in
+stage "between" (no actor; the table clock's `NextDeal` deals the next one), so that the
+table can show the result.
+
+View keys (``view(seat)``, JSON-ready; seat None is a spectator)
+-----------------------------------------------------------------
+- ``game`` "chouine"; ``preset`` "classique"|"lavardin"; ``preset_title`` (French);
+  ``players`` (2-4); ``seat`` (the viewer, or None)
+- ``stage``: "play" (a partie is being played), "between" (pause showing the result of the
+  last partie), "over" (match finished, see ``outcome``)
+- ``phase``: 1 (talon open: free play) or 2 (talon closed: follow, trump, over-trump)
+- ``dealer``, ``leader`` (seat who led the current trick), ``turn`` (seat to act or None),
+  ``actors`` (list of seats)
+- ``trump`` suit letter "S"|"H"|"D"|"C", ``trump_name`` ("cœur"), ``trump_symbol`` ("♥")
+- ``turned_up``: code of the turned-up card while it lies under the talon, else None
+- ``talon``: number of cards left in the talon, turned-up card included
+- ``hand``: the viewer's cards (codes, sorted by suit then strength); [] for spectators
+- ``hand_sizes``: cards in hand per seat
+- ``shown``: per seat, the codes known to be in that hand (declared cards not yet played,
+  the turned-up card taken by the seven exchange); one's own list too
+- ``trick``: the current trick, ``[{"seat": s, "card": code}]`` in playing order
+- ``last_trick``: ``{"cards": [{"seat", "card"}], "winner": s}`` or None (current partie)
+- ``won_cards``: the viewer's own won cards this partie (never the others')
+- ``tricks_won``: number of tricks won per seat
+- ``declarations``: ``[{"seat", "kind", "name", "suit" (letter or None), "cards": [codes],
+  "points"}]`` of the current partie, in order
+- ``declared_points`` per seat (public); ``card_points`` and ``points`` (cards +
+  declarations) per seat: the viewer's own always, the others' only with the option
+  "scores visibles", else None
+- ``au_sept``: True once the Lavardin last call for the trump seven has been made
+- ``partie_wins`` (current manche), ``total_partie_wins`` (match), ``manche_wins`` per seat;
+  ``deal_number`` (deals so far, replays included), ``manche_number``,
+  ``parties_per_manche``, ``manches_to_win``; ``belle``: the partie being played decides
+  the manche
+- ``scores_visibles``: the table option
+- ``last_result``: the previous partie's result or None: ``{"totals", "card_points",
+  "declared_points", "last_trick_winner", "winner" (None: replayed), "chouine" (seat or
+  None), "text" (French, ``{p0}`` placeholders)}``
+- ``dealer_draw``: the draw for the first dealer, rounds of ``[{"seat", "card_name"}]``
+- ``legal``: ``[{"action": json, "label": French}]`` for the viewer ([] otherwise)
+- ``outcome``: ``Outcome.to_json()`` once the match is over, else None
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from choux.engine.base import (
+    JSON,
+    Action,
+    Deadline,
+    Event,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    Outcome,
+    Seat,
+    State,
+    WindowClosed,
+    copy_rng,
+    rng_fingerprint,
+)
+from choux.games.chouine.actions import EXCHANGE, NEXT_DEAL, PLAIN, Exchange, NextDeal, Play
+from choux.games.chouine.cards import (
+    CODE_INDEX,
+    CODES,
+    DECK,
+    LAST_TRICK_BONUS,
+    NAMES,
+    POINTS,
+    SEVEN,
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card,
+    codes,
+)
+from choux.games.chouine.rules import (
+    can_exchange_seven,
+    chouine_winner,
+    declarations,
+    drawing_order,
+    first_dealer,
+    partie_winner,
+    phase_two_legal_cards,
+    trick_winner,
+)
+from choux.games.chouine.variants import DECLARATION_NAMES, Variant
+
+PLAY, BETWEEN, OVER = "play", "between", "over"
+PAUSE_SECONDS = 6.0
+
+Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
+
+
+class ChouineState(State):
+    """A whole match. Internal cards are ints; `talon[0]` is the turned-up card and the
+    next card drawn is `talon[-1]`."""
+
+    def __init__(self, variant: Variant, options: dict[str, JSON], seed: int) -> None:
+        self.variant = variant
+        self.options = dict(options)
+        self.n = n = variant.players
+        self.rng = random.Random(seed)
+        self.chance: list[JSON] = []
+        manches = int(options.get("manches", 0)) or variant.default_manches
+        self.manches_to_win = (manches + 1) // 2
+        self.parties_per_manche = int(options.get("parties", 3))
+        self.scores_visible = bool(options.get("scores_visibles", False))
+        self.partie_wins = [0] * n
+        self.total_partie_wins = [0] * n
+        self.manche_wins = [0] * n
+        self.deals = 0
+        self.decided = 0  # parties won (not replayed) in the current manche
+        self.manche_number = 1
+        self.last_result: dict[str, JSON] | None = None
+        self.final: Outcome | None = None
+        self.dealer_draw: list[list[tuple[int, int]]] = []
+        self.dealer = self._draw_first_dealer()
+        self._start_partie()
+
+    # ------------------------------------------------------------------ dealing
+
+    def _draw_first_dealer(self) -> int:
+        """Each player draws a card from the spread deck; the lowest deals, ties draw again."""
+        contenders = list(range(self.n))
+        while True:
+            deck = list(DECK)
+            self.rng.shuffle(deck)
+            draws = list(zip(contenders, deck, strict=False))
+            self.chance.append({"draw": [[s, CODES[c]] for s, c in draws]})
+            self.dealer_draw.append(draws)
+            dealer, tied = first_dealer(draws)
+            if dealer is not None:
+                return dealer
+            contenders = tied
+
+    def _start_partie(self) -> None:
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        self.chance.append({"deal": codes(deck), "dealer": self.dealer})
+        self.lay_out(deck)
+
+    def lay_out(self, deck: list[int]) -> None:
+        """Deal `deck` (top first): cards one by one from the dealer's left, the next card
+        turned up as trump, the rest as the talon. Resets everything of the partie."""
+        n = self.n
+        size = self.variant.hand_size
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(size * n):
+            hands[(self.dealer + 1 + i) % n].append(deck[i])
+        for hand in hands:
+            hand.sort()
+        turned = deck[size * n]
+        self.hands = hands
+        self.trump = turned >> 3
+        self.talon = [turned, *reversed(deck[size * n + 1 :])]
+        self.leader = self.turn = (self.dealer + 1) % n
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.last_trick: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.card_points = [0] * n
+        self.decl_points = [0] * n
+        self.declared_suits = [0] * n
+        self.brisque_used = [False] * n
+        self.shown: list[list[int]] = [[] for _ in range(n)]
+        self.declarations: list[Declaration] = []
+        self.chouines: list[tuple[int, int]] = []
+        self.voids = [0] * n
+        self.au_sept = False
+        self.stage = PLAY
+        self.deals += 1
+
+    # ------------------------------------------------------------------ contract: queries
+
+    def actors(self) -> tuple[Seat, ...]:
+        return (self.turn,) if self.stage == PLAY else ()
+
+    def phase(self) -> int:
+        return 1 if len(self.talon) >= self.n else 2
+
+    def playable_cards(self, seat: Seat) -> list[int]:
+        hand = self.hands[seat]
+        if self.trick and len(self.talon) < self.n:
+            return phase_two_legal_cards(hand, self.trick, self.trump)
+        return hand
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if self.stage != PLAY or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        playable = self.playable_cards(seat)
+        actions: list[Action] = [PLAIN[c] for c in playable]
+        for c, kind, _, _ in self.declarations_for(seat, playable):
+            actions.append(Play(CODES[c], kind))
+        if can_exchange_seven(hand, self.trump, len(self.talon), self.n, self.variant.last_call):
+            actions.append(EXCHANGE)
+        return actions
+
+    def declarations_for(
+        self, seat: Seat, playable: list[int]
+    ) -> list[tuple[int, str, tuple[int, ...], int]]:
+        return declarations(
+            self.hands[seat],
+            playable,
+            self.variant,
+            self.trump,
+            self.declared_suits[seat],
+            self.brisque_used[seat],
+        )
+
+    def is_over(self) -> bool:
+        return self.stage == OVER
+
+    def outcome(self) -> Outcome | None:
+        return self.final
+
+    def deadline(self) -> Deadline | None:
+        if self.stage == BETWEEN:
+            return Deadline(PAUSE_SECONDS, NEXT_DEAL, None)
+        return None
+
+    # ------------------------------------------------------------------ contract: apply
+
+    def apply(self, seat: Seat | None, action: Action) -> list[Event]:
+        if self.stage == BETWEEN:
+            if seat is None and type(action) is NextDeal:
+                return self._next_deal()
+            raise NotYourTurn("La partie est finie : la donne suivante arrive.")
+        if self.stage == OVER:
+            raise WindowClosed("Le match est terminé.")
+        if seat is None or seat != self.turn:
+            raise NotYourTurn("Ce n'est pas à vous de jouer.")
+        kind = type(action)
+        if kind is Play:
+            assert isinstance(action, Play)
+            return self._play(seat, action)
+        if kind is Exchange:
+            return self._exchange(seat)
+        if kind is NextDeal:
+            raise IllegalAction("Seule la table distribue la donne suivante.")
+        raise MalformedAction("Ce coup n'existe pas à la Chouine.")
+
+    def _exchange(self, seat: Seat) -> list[Event]:
+        hand = self.hands[seat]
+        seven = card(SEVEN, self.trump)
+        if not can_exchange_seven(
+            hand, self.trump, len(self.talon), self.n, self.variant.last_call
+        ):
+            if seven not in hand:
+                raise IllegalAction("Vous n'avez pas le sept d'atout.")
+            raise WindowClosed("Il est trop tard pour échanger le sept d'atout.")
+        taken = self.talon[0]
+        hand.remove(seven)
+        hand.append(taken)
+        hand.sort()
+        self.talon[0] = seven
+        self.shown[seat].append(taken)
+        return [
+            Event(
+                "exchange",
+                f"{{p{seat}}} échange le sept d'atout contre la retourne, {NAMES[taken]}.",
+                seat,
+                {"taken": CODES[taken], "given": CODES[seven]},
+            )
+        ]
+
+    def _play(self, seat: Seat, action: Play) -> list[Event]:
+        c = CODE_INDEX.get(action.card)
+        if c is None:
+            raise MalformedAction(f"Carte inconnue : {action.card!r}.")
+        hand = self.hands[seat]
+        if c not in hand:
+            raise IllegalAction(f"Vous n'avez pas {NAMES[c]} en main.")
+        if self.trick and len(self.talon) < self.n:
+            if c not in phase_two_legal_cards(hand, self.trick, self.trump):
+                raise IllegalAction(self._obligation(hand))
+        declared = None
+        if action.declare is not None:
+            matching = [d for d in self.declarations_for(seat, [c]) if d[1] == action.declare]
+            if not matching:
+                name = DECLARATION_NAMES.get(action.declare, action.declare)
+                raise IllegalAction(f"Vous ne pouvez pas annoncer {name} en jouant {NAMES[c]}.")
+            declared = matching[0]
+        # validated: mutate from here on
+        events: list[Event] = []
+        if declared is not None:
+            events.append(self._declare(seat, *declared))
+        if self.trick and len(self.talon) < self.n:
+            led = self.trick[0] >> 3
+            if c >> 3 != led:
+                self.voids[seat] |= 1 << led
+                if c >> 3 != self.trump:
+                    self.voids[seat] |= 1 << self.trump
+        hand.remove(c)
+        shown = self.shown[seat]
+        if c in shown:
+            shown.remove(c)
+        self.trick.append(c)
+        self.trick_seats.append(seat)
+        events.append(Event("play", f"{{p{seat}}} joue {NAMES[c]}.", seat, {"card": CODES[c]}))
+        if len(self.trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            return events
+        return self._end_trick(events)
+
+    def _obligation(self, hand: list[int]) -> str:
+        led = self.trick[0] >> 3
+        if any(c >> 3 == led for c in hand):
+            if led == self.trump:
+                return "Atout demandé : vous devez fournir à l'atout, et monter si vous le pouvez."
+            return f"Vous devez fournir à {SUIT_NAMES[led]}."
+        return (
+            f"Vous ne pouvez pas fournir : vous devez couper à l'atout ({SUIT_NAMES[self.trump]})."
+        )
+
+    def _declare(self, seat: Seat, c: int, kind: str, cards: tuple[int, ...], points: int) -> Event:
+        brisque = kind == self.variant.brisque_combo.kind
+        suit = -1 if brisque else c >> 3
+        if brisque:
+            self.brisque_used[seat] = True
+        else:
+            self.declared_suits[seat] |= 1 << suit
+        self.decl_points[seat] += points
+        self.declarations.append((seat, kind, suit, cards, points))
+        shown = self.shown[seat]
+        shown.extend(x for x in cards if x not in shown)
+        name = DECLARATION_NAMES[kind]
+        where = "" if brisque else f" à {SUIT_NAMES[suit]}"
+        if kind == "chouine":
+            self.chouines.append((seat, suit))
+            text = f"{{p{seat}}} annonce {name}{where} !"
+        else:
+            text = f"{{p{seat}}} annonce {name}{where} : {points} points."
+        data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
+        return Event("declare", text, seat, data)
+
+    def _end_trick(self, events: list[Event]) -> list[Event]:
+        n = self.n
+        trick = self.trick
+        winner = self.trick_seats[trick_winner(trick, self.trump)]
+        gained = sum(POINTS[c] for c in trick)
+        self.won[winner].extend(trick)
+        self.card_points[winner] += gained
+        self.tricks_won[winner] += 1
+        self.last_trick = (tuple(self.trick_seats), tuple(trick), winner)
+        self.trick = []
+        self.trick_seats = []
+        events.append(Event("trick", f"{{p{winner}}} remporte le pli ({gained} points).", winner))
+        if self.chouines:
+            return self._end_partie(events, chouine_winner(self.chouines, self.trump), None)
+        talon = self.talon
+        if len(talon) >= n:
+            for s in drawing_order(winner, n):
+                self.hands[s].append(talon.pop())
+                self.hands[s].sort()
+            events.append(Event("draw", "Chacun pioche dans le talon.", winner))
+            if not talon:
+                events.append(
+                    Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
+                )
+            elif self.variant.last_call and len(talon) == 2 and n == 2:
+                self.au_sept = True
+                events.append(Event("au_sept", f"{{p{winner}}} annonce « au sept » !", winner))
+            elif len(talon) < n:
+                events.append(
+                    Event("phase", "Plus assez de cartes pour piocher : fin de la pioche.")
+                )
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            return self._end_partie(events, None, winner)
+        return events
+
+    # ------------------------------------------------------------------ parties and manches
+
+    def _end_partie(
+        self, events: list[Event], chouine: int | None, last_winner: int | None
+    ) -> list[Event]:
+        n = self.n
+        totals = [
+            self.card_points[s]
+            + self.decl_points[s]
+            + (LAST_TRICK_BONUS if s == last_winner else 0)
+            for s in range(n)
+        ]
+        winner = chouine if chouine is not None else partie_winner(totals)
+        if last_winner is not None:
+            events.append(Event("dix_de_der", f"Dix de der pour {{p{last_winner}}}.", last_winner))
+        if chouine is not None:
+            text = f"Chouine ! {{p{chouine}}} gagne la partie."
+        elif winner is None:
+            text = "Égalité : la partie est rejouée."
+        else:
+            text = f"{{p{winner}}} gagne la partie avec {totals[winner]} points."
+        self.last_result = {
+            "totals": totals,
+            "card_points": list(self.card_points),
+            "declared_points": list(self.decl_points),
+            "last_trick_winner": last_winner,
+            "winner": winner,
+            "chouine": chouine,
+            "text": text,
+        }
+        events.append(Event("partie", text, winner, {"totals": list(totals)}))
+        self.stage = BETWEEN
+        if winner is None:
+            return events
+        self.partie_wins[winner] += 1
+        self.total_partie_wins[winner] += 1
+        self.decided += 1
+        manche = self._manche_winner()
+        if manche is None:
+            return events
+        self.manche_wins[manche] += 1
+        score = "–".join(str(w) for w in self.partie_wins)
+        events.append(Event("manche", f"{{p{manche}}} gagne la manche ({score}).", manche))
+        if self.manche_wins[manche] >= self.manches_to_win:
+            self.stage = OVER
+            self.final = self._final_outcome()
+            events.append(Event("match", f"{{p{manche}}} gagne le match.", manche))
+        else:
+            self.partie_wins = [0] * n
+            self.decided = 0
+            self.manche_number += 1
+        return events
+
+    def _manche_winner(self) -> int | None:
+        """2 players: first to a majority of the manche's parties (2 of 3, 3 of 5). 3 or 4
+        players: after the manche's parties, the most parties won; a tie for the lead plays
+        another partie (la belle)."""
+        wins = self.partie_wins
+        best = max(wins)
+        if self.n == 2:
+            return wins.index(best) if best >= (self.parties_per_manche + 1) // 2 else None
+        if self.decided < self.parties_per_manche or wins.count(best) > 1:
+            return None
+        return wins.index(best)
+
+    def is_belle(self) -> bool:
+        """Whether the partie in play decides the manche for everyone still in the race."""
+        wins = self.partie_wins
+        if self.n == 2:
+            need = (self.parties_per_manche + 1) // 2
+            return need > 1 and wins[0] == wins[1] == need - 1
+        return self.decided >= self.parties_per_manche
+
+    def _final_outcome(self) -> Outcome:
+        keys = [(self.manche_wins[s], self.total_partie_wins[s]) for s in range(self.n)]
+        ranks = tuple(1 + sum(1 for o in keys if o > k) for k in keys)
+        if self.manches_to_win > 1:
+            reason = "Match gagné en manches " + "–".join(map(str, self.manche_wins))
+        else:
+            reason = "Manche gagnée " + "–".join(map(str, self.total_partie_wins))
+        return Outcome(tuple(self.total_partie_wins), ranks, reason)
+
+    def _next_deal(self) -> list[Event]:
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_partie()
+        turned = self.talon[0]
+        text = (
+            f"Nouvelle donne : {{p{self.dealer}}} distribue ; la retourne est {NAMES[turned]}, "
+            f"atout {SUIT_NAMES[self.trump]}."
+        )
+        return [Event("deal", text, self.dealer, {"turned_up": CODES[turned]})]
+
+    # ------------------------------------------------------------------ views and secrets
+
+    def view(self, seat: Seat | None) -> dict[str, JSON]:
+        n = self.n
+        own = seat is not None and 0 <= seat < n
+        visible = [self.scores_visible or s == seat for s in range(n)]
+        trick = [
+            {"seat": s, "card": CODES[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)
+        ]
+        last = None
+        if self.last_trick is not None:
+            seats, cards, winner = self.last_trick
+            last = {
+                "cards": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, cards, strict=True)],
+                "winner": winner,
+            }
+        legal = (
+            [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(seat)]
+            if own and seat is not None
+            else []
+        )
+        return {
+            "game": "chouine",
+            "preset": self.variant.preset,
+            "preset_title": self.variant.title,
+            "players": n,
+            "seat": seat,
+            "stage": self.stage,
+            "phase": self.phase(),
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "turn": self.turn if self.stage == PLAY else None,
+            "actors": list(self.actors()),
+            "trump": SUIT_LETTERS[self.trump],
+            "trump_name": SUIT_NAMES[self.trump],
+            "trump_symbol": SUIT_SYMBOLS[self.trump],
+            "turned_up": CODES[self.talon[0]] if self.talon else None,
+            "talon": len(self.talon),
+            "hand": codes(self.hands[seat]) if own and seat is not None else [],
+            "hand_sizes": [len(h) for h in self.hands],
+            "shown": [codes(sorted(s)) for s in self.shown],
+            "trick": trick,
+            "last_trick": last,
+            "won_cards": codes(self.won[seat]) if own and seat is not None else [],
+            "tricks_won": list(self.tricks_won),
+            "declarations": [
+                {
+                    "seat": s,
+                    "kind": kind,
+                    "name": DECLARATION_NAMES[kind],
+                    "suit": SUIT_LETTERS[suit] if suit >= 0 else None,
+                    "cards": codes(cards),
+                    "points": points,
+                }
+                for s, kind, suit, cards, points in self.declarations
+            ],
+            "declared_points": list(self.decl_points),
+            "card_points": [self.card_points[s] if visible[s] else None for s in range(n)],
+            "points": [
+                self.card_points[s] + self.decl_points[s] if visible[s] else None for s in range(n)
+            ],
+            "au_sept": self.au_sept,
+            "partie_wins": list(self.partie_wins),
+            "total_partie_wins": list(self.total_partie_wins),
+            "manche_wins": list(self.manche_wins),
+            "deal_number": self.deals,
+            "manche_number": self.manche_number,
+            "parties_per_manche": self.parties_per_manche,
+            "manches_to_win": self.manches_to_win,
+            "belle": self.is_belle(),
+            "scores_visibles": self.scores_visible,
+            "last_result": dict(self.last_result) if self.last_result else None,
+            "dealer_draw": [
+                [{"seat": s, "card_name": NAMES[c]} for s, c in draws] for draws in self.dealer_draw
+            ],
+            "legal": legal,
+            "outcome": self.final.to_json() if self.final else None,
+        }
+
+    def hidden_cards(self, seat: Seat | None) -> list[int]:
+        """Cards `seat` cannot see: the talon under the turned-up card, others' hands except
+        the cards they have shown."""
+        hidden = self.talon[1:]
+        for s in range(self.n):
+            if s != seat:
+                shown = self.shown[s]
+                hidden.extend(c for c in self.hands[s] if c not in shown)
+        return hidden
+
+    def secrets(self, seat: Seat | None) -> set[str]:
+        return {CODES[c] for c in self.hidden_cards(seat)}
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> ChouineState:
+        new = object.__new__(ChouineState)
+        new.__dict__.update(self.__dict__)
+        new.rng = copy_rng(self.rng)
+        new.chance = list(self.chance)
+        new.hands = [h[:] for h in self.hands]
+        new.talon = self.talon[:]
+        new.trick = self.trick[:]
+        new.trick_seats = self.trick_seats[:]
+        new.won = [w[:] for w in self.won]
+        new.shown = [s[:] for s in self.shown]
+        new.declarations = self.declarations[:]
+        new.chouines = self.chouines[:]
+        for name in (
+            "tricks_won",
+            "card_points",
+            "decl_points",
+            "declared_suits",
+            "brisque_used",
+            "voids",
+            "partie_wins",
+            "total_partie_wins",
+            "manche_wins",
+        ):
+            setattr(new, name, getattr(self, name)[:])
+        return new
+
+    def determinize(self, seat: Seat, rng: random.Random) -> ChouineState:
+        """Re-deal what `seat` cannot know (others' unshown cards, the talon under the
+        turned-up card), respecting the suits others have shown they lack; future deals are
+        re-seeded too."""
+        new = self.clone()
+        new.rng = random.Random(rng.getrandbits(64))
+        pool = self.hidden_cards(seat)
+        rng.shuffle(pool)
+        others = [s for s in range(self.n) if s != seat]
+        others.sort(key=lambda s: -bin(self.voids[s]).count("1"))
+        for s in others:
+            shown = self.shown[s]
+            need = sum(1 for c in self.hands[s] if c not in shown)
+            voids = self.voids[s]
+            allowed = [c for c in pool if not voids >> (c >> 3) & 1]
+            if len(allowed) < need:
+                allowed = pool[:]
+            chosen = allowed[:need]
+            for c in chosen:
+                pool.remove(c)
+            new.hands[s] = sorted([*shown, *chosen])
+        new.talon = [self.talon[0], *pool] if self.talon else []
+        return new
+
+    # ------------------------------------------------------------------ snapshot, invariants
+
+    def snapshot(self) -> dict[str, JSON]:
+        data: dict[str, Any] = {
+            "preset": self.variant.preset,
+            "players": self.n,
+            "options": self.options,
+            "stage": self.stage,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "turn": self.turn,
+            "trump": self.trump,
+            "hands": [codes(h) for h in self.hands],
+            "talon": codes(self.talon),
+            "trick": codes(self.trick),
+            "trick_seats": list(self.trick_seats),
+            "last_trick": None
+            if self.last_trick is None
+            else [list(self.last_trick[0]), codes(self.last_trick[1]), self.last_trick[2]],
+            "won": [codes(w) for w in self.won],
+            "tricks_won": list(self.tricks_won),
+            "card_points": list(self.card_points),
+            "decl_points": list(self.decl_points),
+            "declared_suits": list(self.declared_suits),
+            "brisque_used": list(self.brisque_used),
+            "shown": [codes(s) for s in self.shown],
+            "declarations": [
+                [s, k, suit, codes(cards), p] for s, k, suit, cards, p in self.declarations
+            ],
+            "chouines": [list(c) for c in self.chouines],
+            "voids": list(self.voids),
+            "au_sept": self.au_sept,
+            "partie_wins": list(self.partie_wins),
+            "total_partie_wins": list(self.total_partie_wins),
+            "manche_wins": list(self.manche_wins),
+            "deals": self.deals,
+            "decided": self.decided,
+            "manche_number": self.manche_number,
+            "last_result": self.last_result,
+            "outcome": self.final.to_json() if self.final else None,
+            "chance": list(self.chance),
+            "rng": rng_fingerprint(self.rng),
+        }
+        return data
+
+    def check_invariants(self) -> None:
+        cards = [*self.talon, *self.trick]
+        for s in range(self.n):
+            cards.extend(self.hands[s])
+            cards.extend(self.won[s])
+            assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
+        assert sorted(cards) == list(DECK), "a card was created or lost"
+        assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
+        if self.stage == PLAY:
+            sizes = {len(h) for h in self.hands}
+            assert len(self.trick) == len(self.trick_seats) < self.n
+            assert max(sizes) - min(sizes) <= 1, "hand sizes drifted"
