@@ -80,6 +80,7 @@ from choux.games.chouineurs.deck import (
     FACE_COLOUR,
     FACE_VALUE,
     HAND_SIZE,
+    MAX_PLAYERS,
     ROUNDS,
     bet_description,
     end_text,
@@ -121,6 +122,40 @@ def card_json(face: int) -> dict[str, JSON]:
     return {"card": CARD_CODES[face >> 1], "top": end_json(face), "bottom": end_json(face ^ 1)}
 
 
+#: face -> the interned Play / Cry(turn) action of its card
+PLAY_FACE = tuple(PLAY[f >> 1] for f in range(2 * CARD_COUNT))
+CRY_FACE = tuple(CRY_TURN[f >> 1] for f in range(2 * CARD_COUNT))
+_SEATS = range(MAX_PLAYERS)
+#: players -> seat -> (next seat,)
+NEXT_ACTOR = {n: tuple(((s + 1) % n,) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+# Events are immutable: the frequent ones are built once.
+PLAY_EVENTS = tuple(
+    tuple(
+        Event("play", f"{{p{s}}} joue {end_text(f)}.", s, {"end": end_json(f)})
+        for f in range(2 * CARD_COUNT)
+    )
+    for s in _SEATS
+)
+READY_EVENTS = tuple(
+    Event("ready", f"{{p{s}}} a choisi son orientation et son pari.", s) for s in _SEATS
+)
+TRICK_EVENTS = tuple(Event("trick", f"{{p{s}}} remporte le pli.", s) for s in _SEATS)
+TOKEN_EVENTS = tuple(Event("token", f"{{p{s}}} pleure pour 1 point.", s) for s in _SEATS)
+TURN_EVENTS = tuple(
+    Event("turn", f"{{p{s}}} pleure sur sa main et retourne une carte.", s) for s in _SEATS
+)
+_CRYBABY_EVENTS: dict[tuple[int, ...], Event] = {}
+
+
+def _crybaby_event(seats: tuple[int, ...]) -> Event:
+    event = _CRYBABY_EVENTS.get(seats)
+    if event is None:
+        names = ", ".join(f"{{p{s}}}" for s in seats)
+        event = Event("crybaby", f"Chouineur : {names}.", seats[0], {"seats": list(seats)})
+        _CRYBABY_EVENTS[seats] = event
+    return event
+
+
 BET_CARDS_JSON: list[JSON] = [
     {
         "name": name,
@@ -138,7 +173,6 @@ class ChouineursState(State):
 
     __slots__ = (
         "_actors",
-        "_legal",
         "bets_left",
         "chance",
         "choice_bet",
@@ -183,12 +217,11 @@ class ChouineursState(State):
     trick: list[int]
     trick_seats: list[int]
     trick_no: int
-    last_trick: tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]] | None
+    last_trick: tuple[list[int], list[int], int, list[int]] | None
     cry_queue: list[int]
     scores: list[int]
     sheet: list[list[tuple[int, int, int, int, int]]]
     _actors: tuple[int, ...]
-    _legal: tuple[int, list[Action]] | None
 
     def __init__(self, players: int, seed: int, deal: bool = True) -> None:
         n = players
@@ -215,7 +248,6 @@ class ChouineursState(State):
         self.last_trick = None
         self.cry_queue = []
         self._actors = ()
-        self._legal = None
         first = self.rng.randrange(n)
         self.chance.append({"first_leader": first})
         self.leader = self.round_leader = first
@@ -227,9 +259,10 @@ class ChouineursState(State):
     def _deal(self) -> None:
         """A new round: shuffle, orient every card at random, deal 7 each, open the choice."""
         n = self.n
-        deck = list(range(CARD_COUNT))
-        self.rng.shuffle(deck)
-        sides = self.rng.getrandbits(CARD_COUNT)
+        rng = self.rng
+        keys = [rng.random() for _ in range(CARD_COUNT)]
+        deck = sorted(range(CARD_COUNT), key=keys.__getitem__)  # a shuffle, cheaper
+        sides = rng.getrandbits(CARD_COUNT)
         self.round += 1
         self.chance.append({"round": self.round, "deal": deck, "sides": sides})
         self.hands = [
@@ -256,7 +289,6 @@ class ChouineursState(State):
         self.phase = CHOOSING
         self.leader = self.round_leader
         self._actors = tuple(range(n))
-        self._legal = None
 
     def set_round(
         self,
@@ -287,42 +319,34 @@ class ChouineursState(State):
         return self.phase == OVER
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        cached = self._legal
-        if cached is not None and cached[0] == seat:
-            return list(cached[1])
         phase = self.phase
-        actions: list[Action]
         if phase == PLAYING:
             if seat != self._actors[0]:
                 return []
             trick = self.trick
-            led = FACE_COLOUR[trick[0]] if trick else -1
-            actions = [PLAY[f >> 1] for f in legal_cards(self.hands[seat], led)]
-        elif phase == CHOOSING:
+            hand = self.hands[seat]
+            if not trick:
+                return [PLAY_FACE[f] for f in hand]
+            return [PLAY_FACE[f] for f in legal_cards(hand, FACE_COLOUR[trick[0]])]
+        if phase == CHOOSING:
             if self.choice_bet[seat] != NOT_CHOSEN:
                 return []
-            actions = list(PREPARE_BY_MASK[self.bets_left[seat]])
-        elif phase == CRYING:
+            return list(PREPARE_BY_MASK[self.bets_left[seat]])
+        if phase == CRYING:
             if seat != self._actors[0]:
                 return []
-            actions = [CRY_TURN[f >> 1] for f in self.hands[seat]]
+            actions: list[Action] = [CRY_FACE[f] for f in self.hands[seat]]
             if self.reserve:
                 actions.append(CRY_TOKEN)
-        else:
-            return []
-        self._legal = (seat, actions)
-        return list(actions)
+            return actions
+        return []
 
     def apply(self, seat: Seat | None, action: Action) -> list[Event]:
-        cls = action.__class__
-        if cls is Play:
-            assert isinstance(action, Play)
+        if isinstance(action, Play):
             return self._apply_play(seat, action)
-        if cls is Cry:
-            assert isinstance(action, Cry)
+        if isinstance(action, Cry):
             return self._apply_cry(seat, action)
-        if cls is Prepare:
-            assert isinstance(action, Prepare)
+        if isinstance(action, Prepare):
             return self._apply_prepare(seat, action)
         raise MalformedAction("Ce coup n'existe pas aux Chouineurs.")
 
@@ -363,8 +387,7 @@ class ChouineursState(State):
         if turned:
             self.hands[seat] = [f ^ 1 for f in self.hands[seat]]
         self.waiting -= 1
-        self._legal = None
-        events = [Event("ready", f"{{p{seat}}} a choisi son orientation et son pari.", seat)]
+        events = [READY_EVENTS[seat]]
         if self.waiting:
             self._actors = tuple(s for s in self._actors if s != seat)
         else:
@@ -382,21 +405,15 @@ class ChouineursState(State):
     # ------------------------------------------------------------------ tricks
 
     def _apply_play(self, seat: Seat | None, action: Play) -> list[Event]:
-        if self.phase != PLAYING:
-            if self.phase == CHOOSING:
-                raise WindowClosed("Attendez que chacun ait choisi orientation et pari.")
-            raise NotYourTurn("Ce n'est pas le moment de jouer une carte.")
-        if seat is None or seat != self._actors[0]:
-            raise NotYourTurn("Ce n'est pas à vous de jouer.")
-        card = CODE_TO_CARD.get(action.card, -1)
+        if self.phase != PLAYING or seat is None or seat != self._actors[0]:
+            self._refuse_out_of_turn(seat, "Ce n'est pas le moment de jouer une carte.")
+        assert seat is not None
         hand = self.hands[seat]
-        face = -1
-        for f in hand:
-            if f >> 1 == card:
-                face = f
-                break
-        if face < 0:
-            raise IllegalAction("Cette carte n'est pas dans votre main.")
+        face = CODE_TO_CARD.get(action.card, -1) * 2
+        if face not in hand:
+            face += 1
+            if face not in hand:
+                raise IllegalAction("Cette carte n'est pas dans votre main.")
         trick = self.trick
         if trick:
             led = FACE_COLOUR[trick[0]]
@@ -410,20 +427,31 @@ class ChouineursState(State):
                             "ou jouez un dragon noir."
                         )
         # valid: mutate
-        self._legal = None
-        events: list[Event] = []
-        if not self.revealed:
-            self.revealed = True
-            events.append(self._reveal_event())
         hand.remove(face)
         trick.append(face)
         self.trick_seats.append(seat)
-        events.append(Event("play", f"{{p{seat}}} joue {end_text(face)}.", seat))
+        if self.revealed:
+            events = [PLAY_EVENTS[seat][face]]
+        else:
+            self.revealed = True
+            events = [self._reveal_event(), PLAY_EVENTS[seat][face]]
         if len(trick) < self.n:
-            self._actors = ((seat + 1) % self.n,)
+            self._actors = NEXT_ACTOR[self.n][seat]
             return events
         self._finish_trick(events)
         return events
+
+    def _refuse_out_of_turn(self, seat: Seat | None, reason: str) -> None:
+        """Raise the right refusal for a move made out of its phase or turn."""
+        if self.phase == CHOOSING:
+            raise WindowClosed("Attendez que chacun ait choisi orientation et pari.")
+        if self.phase == OVER:
+            raise WindowClosed("La partie est terminée.")
+        if seat is not None and seat in self._actors:
+            raise NotYourTurn(reason)
+        if self.phase == CRYING and seat is not None and seat in self.cry_queue:
+            raise NotYourTurn("Un autre chouineur choisit avant vous.")
+        raise NotYourTurn("Ce n'est pas à vous de jouer.")
 
     def _reveal_event(self) -> Event:
         parts = []
@@ -437,61 +465,59 @@ class ChouineursState(State):
     def _finish_trick(self, events: list[Event]) -> None:
         trick = self.trick
         seats = self.trick_seats
-        win = trick_winner(trick)
-        winner = seats[win]
+        winner = seats[trick_winner(trick)]
         cry = [seats[i] for i in crybabies(trick)]
         self.tricks_won[winner] += 1
         self.trick_no += 1
-        self.played.extend(f >> 1 for f in trick)
-        self.last_trick = (tuple(seats), tuple(trick), winner, tuple(cry))
+        played = self.played
+        for f in trick:
+            played.append(f >> 1)
+        self.last_trick = (seats, trick, winner, cry)
         self.trick = []
         self.trick_seats = []
         self.leader = winner
-        events.append(Event("trick", f"{{p{winner}}} remporte le pli.", winner))
-        names = ", ".join(f"{{p{s}}}" for s in cry)
-        events.append(Event("crybaby", f"Chouineur : {names}.", cry[0], {"seats": cry}))
+        events.append(TRICK_EVENTS[winner])
+        events.append(_crybaby_event(tuple(cry)))
         if self.trick_no >= HAND_SIZE:
             # hands are empty: a crybaby can only take a token, while the reserve lasts
+            reserve = self.reserve
             for s in cry:
-                if self.reserve:
-                    self.token_cards[s].append(self.reserve.pop())
-                    events.append(Event("token", f"{{p{s}}} pleure pour 1 point.", s))
+                if reserve:
+                    self.token_cards[s].append(reserve.pop())
+                    events.append(TOKEN_EVENTS[s])
             self._end_round(events)
             return
-        self.cry_queue = cry
+        self.cry_queue = cry.copy()  # last_trick keeps its own list
         self.phase = CRYING
         self._actors = (cry[0],)
 
     def _apply_cry(self, seat: Seat | None, action: Cry) -> list[Event]:
-        if self.phase != CRYING:
-            raise NotYourTurn("Personne ne chouine en ce moment.")
-        if seat is None or seat != self._actors[0]:
-            if seat is not None and seat in self.cry_queue:
-                raise NotYourTurn("Un autre chouineur choisit avant vous.")
-            raise NotYourTurn("Vous n'êtes pas chouineur sur ce pli.")
-        hand = self.hands[seat]
+        if self.phase != CRYING or seat is None or seat != self._actors[0]:
+            if self.phase == PLAYING or self.phase == CRYING:
+                if seat is not None and seat not in self.cry_queue:
+                    raise NotYourTurn("Vous n'êtes pas chouineur sur ce pli.")
+            self._refuse_out_of_turn(seat, "Ce n'est pas le moment de chouiner.")
+        assert seat is not None
         if action.token:
             if action.turn is not None:
                 raise MalformedAction("Choisissez : retourner une carte ou prendre un jeton.")
             if not self.reserve:
                 raise IllegalAction("La réserve est vide : vous devez retourner une carte.")
-            self._legal = None
             self.token_cards[seat].append(self.reserve.pop())
-            events = [Event("token", f"{{p{seat}}} pleure pour 1 point.", seat)]
+            events = [TOKEN_EVENTS[seat]]
         else:
-            card = CODE_TO_CARD.get(action.turn or "", -1)
-            index = -1
-            for i, f in enumerate(hand):
-                if f >> 1 == card:
-                    index = i
-                    break
-            if index < 0:
+            hand = self.hands[seat]
+            face = CODE_TO_CARD.get(action.turn or "", -1) * 2
+            if face in hand:
+                index = hand.index(face)
+            elif face + 1 in hand:
+                index = hand.index(face + 1)
+            else:
                 raise IllegalAction("Cette carte n'est pas dans votre main.")
-            self._legal = None
             hand[index] ^= 1
-            events = [Event("turn", f"{{p{seat}}} pleure sur sa main et retourne une carte.", seat)]
+            events = [TURN_EVENTS[seat]]
         queue = self.cry_queue
-        queue.pop(0)
+        del queue[0]
         if queue:
             self._actors = (queue[0],)
         else:
@@ -692,7 +718,7 @@ class ChouineursState(State):
             "trick": list(self.trick),
             "trick_seats": list(self.trick_seats),
             "trick_no": self.trick_no,
-            "last_trick": [list(x) if isinstance(x, tuple) else x for x in self.last_trick]
+            "last_trick": [list(x) if isinstance(x, list) else x for x in self.last_trick]
             if self.last_trick is not None
             else None,
             "cry_queue": list(self.cry_queue),
@@ -730,7 +756,6 @@ class ChouineursState(State):
         twin.scores = list(self.scores)
         twin.sheet = [list(rows) for rows in self.sheet]
         twin._actors = self._actors
-        twin._legal = None
         return twin
 
     def determinize(self, seat: Seat, rng: random.Random) -> ChouineursState:
