@@ -1,0 +1,30 @@
+"""Pseudonyms: checking what people type, and names for the bots."""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 24
+BOT_NAMES = ("Gaston", "Odette", "Marcel", "Simone", "Lucien", "Yvonne", "Fernand", "Paulette")
+
+
+class BadName(ValueError):
+    """A pseudonym that cannot be used (French reason)."""
+
+
+def clean_name(raw: object) -> str:
+    """A pseudonym stripped of spaces and checked: not empty, not too long, printable."""
+    if not isinstance(raw, str):
+        raise BadName("Choisissez un pseudonyme.")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise BadName("Choisissez un pseudonyme.")
+    if len(name) > MAX_NAME:
+        raise BadName(f"Pseudonyme trop long ({MAX_NAME} caractères au plus).")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise BadName("Ce pseudonyme contient des caractères invisibles.")
+    return name
+
+
+def bot_name(seat: int, level: str) -> str:
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} (robot {level})"

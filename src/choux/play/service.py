@@ -1,0 +1,495 @@
+"""The table service: create and join tables, apply actions, run clocks and bots, restore.
+
+Every change to a table goes through `_apply` under the table's lock: the game validates,
+the store appends the action and bumps the version in one transaction, then subscribers
+are woken and the clocks and bots of the new version are scheduled. Timers and bots carry
+the version they were armed for and do nothing if the table has moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from choux import games
+from choux.engine.base import (
+    JSON,
+    Action,
+    BotMove,
+    ChouxError,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    Seat,
+    State,
+)
+from choux.engine.record import Record
+from choux.play.names import BadName, bot_name, clean_name
+from choux.play.settings import Settings
+from choux.play.store import SeatRow, Store, TableRow, VersionConflict
+from choux.play.tables import LiveTable, Subscriber, hash_token
+
+log = logging.getLogger("choux.play")
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CLOCK_CHOICES = (0, 30, 60, 120, 300)
+
+
+class TableError(ChouxError):
+    """A request the service refuses, with a French message and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """How the creator wants a seat filled: a person ("human") or a bot of some level."""
+
+    kind: str
+    level: str | None = None
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+
+
+def preferred_level(game: Game) -> str:
+    """The level that stands in for a person who left: the first that is not random."""
+    levels = list(game.bots())
+    return next((lv for lv in levels if lv != "random"), levels[0])
+
+
+def _choose_all(state: State, bots: Mapping[int, Any], seats: Sequence[int]) -> list[Any]:
+    """Runs in the worker pool: every bot actor's decision on a private copy."""
+    return [(seat, bots[seat].choose(state, seat)) for seat in seats]
+
+
+class TableService:
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+        self.pool = ThreadPoolExecutor(max(1, settings.bot_threads), "choux-bot")
+        self._closing = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Rebuild every table that is not over from its action log, then resume it."""
+        for row in await self.store.load_tables(("open", "live")):
+            try:
+                table = self._rebuild(row)
+            except Exception:  # a broken or missing game must not stop the others
+                log.exception("cannot restore table %s (%s)", row.code, row.game)
+                continue
+            self.tables[row.code] = table
+            if table.status == "live":
+                self._after_change(table)
+                for seat in table.seats:
+                    if seat.kind == "human":
+                        self._arm_grace(table, seat.seat)
+
+    async def stop(self) -> None:
+        self._closing = True
+        for table in self.tables.values():
+            for task in list(table.tasks.values()):
+                task.cancel()
+            table.wake_all()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def _rebuild(self, row: TableRow) -> LiveTable:
+        game = games.get(row.game)
+        state = game.new(row.players, row.seed, row.options)
+        table = LiveTable(row=row, game=game, state=state)
+        self._make_bots(table)
+        for index, (seat, data, client_id) in enumerate(row.actions, start=1):
+            action = game.action_from_json(data)
+            for event in state.apply(seat, action):
+                table.log.append((index, event))
+            table.actions.append((seat, action.to_json()))
+            if client_id:
+                table.client_ids[(seat, client_id)] = index
+        table.version = len(row.actions)
+        if row.version != table.version:
+            log.warning("table %s: version %s but %s actions", row.code, row.version, table.version)
+        return table
+
+    def _make_bots(self, table: LiveTable) -> None:
+        for seat in table.seats:
+            if seat.kind == "bot" and seat.seat not in table.bots:
+                rng = random.Random(table.row.seed * 31 + seat.seat)
+                table.bots[seat.seat] = table.game.make_bot(seat.level or "random", rng)
+
+    # ------------------------------------------------------------------ lookups
+
+    async def get(self, code: str) -> LiveTable:
+        """A table by its invite code, finished ones loaded (and replayed) on demand."""
+        if not isinstance(code, str) or len(code) > 16:
+            raise TableError("Cette table n'existe pas.", 404)
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        row = await self.store.load_table(code)
+        if row is None:
+            raise TableError("Cette table n'existe pas.", 404)
+        try:
+            table = self._rebuild(row)
+        except ChouxError as error:
+            raise TableError(f"Cette table ne peut pas être rechargée : {error}", 410) from error
+        if row.status == "over":
+            table.record_id = await self.store.record_id_for_table(row.id)
+        self.tables[code] = table
+        return table
+
+    def listed(self) -> list[LiveTable]:
+        """Tables to show in the lobby, newest first."""
+        rows = [t for t in self.tables.values() if t.status in ("open", "live")]
+        return sorted(rows, key=lambda t: t.row.created_at or 0, reverse=True)
+
+    # ------------------------------------------------------------------ creation & seats
+
+    async def create(
+        self,
+        game_name: str,
+        players: int,
+        options: Mapping[str, JSON],
+        seats: Sequence[SeatSpec],
+        clock: int = 0,
+        creator: str | None = None,
+        prev_code: str | None = None,
+    ) -> tuple[LiveTable, str | None]:
+        """A new table; the creator takes the first human seat. Returns it and their token."""
+        if game_name not in games.names():
+            raise TableError("Ce jeu n'est pas disponible.", 404)
+        game = games.get(game_name)
+        try:
+            full = game.validate_options(players, options)
+        except InvalidOptions as error:
+            raise TableError(str(error)) from error
+        if len(seats) != players:
+            raise TableError("Chaque place doit être attribuée (personne ou robot).")
+        if clock not in CLOCK_CHOICES:
+            raise TableError("Pendule impossible.")
+        levels = game.bots()
+        rows: list[SeatRow] = []
+        token: str | None = None
+        for index, spec in enumerate(seats):
+            if spec.kind == "bot":
+                level = spec.level or preferred_level(game)
+                if level not in levels:
+                    raise TableError(f"Niveau de robot inconnu : {level}.")
+                rows.append(SeatRow(index, "bot", bot_name(index, level), level))
+            elif spec.kind == "human":
+                rows.append(SeatRow(index, "open"))
+            else:
+                raise TableError("Une place est soit une personne, soit un robot.")
+        if creator is not None:
+            try:
+                name = clean_name(creator)
+            except BadName as error:
+                raise TableError(str(error)) from error
+            free = [r for r in rows if r.kind == "open"]
+            if free:
+                token = secrets.token_urlsafe(18)
+                first = free[0]
+                first.kind, first.name, first.token_hash = "human", name, hash_token(token)
+                first.host = True
+        status = "open" if any(r.kind == "open" for r in rows) else "live"
+        row = TableRow(
+            id=0,
+            code=new_code(),
+            game=game_name,
+            players=players,
+            seed=secrets.randbits(31),
+            options=full,
+            clock=clock,
+            status=status,
+            version=0,
+            seats=rows,
+            prev_code=prev_code,
+        )
+        await self.store.create_table(row)
+        table = LiveTable(row=row, game=game, state=game.create(players, row.seed, full))
+        self._make_bots(table)
+        self.tables[row.code] = table
+        table.log.append((0, f"Table ouverte : {game.title}."))
+        if status == "live":
+            self._start(table)
+        return table, token
+
+    async def join(self, table: LiveTable, seat: int | None, name: object) -> tuple[int, str]:
+        """Take a free seat with a pseudonym; the last free seat starts the game."""
+        try:
+            clean = clean_name(name)
+        except BadName as error:
+            raise TableError(str(error)) from error
+        async with table.lock:
+            free = table.open_seats()
+            if not free:
+                raise TableError("Cette table est complète.", 409)
+            if seat is None:
+                seat = free[0]
+            if seat not in free:
+                raise TableError("Cette place est déjà prise.", 409)
+            taken = {n.casefold() for n in table.names()}
+            if clean.casefold() in taken:
+                raise TableError("Ce pseudonyme est déjà pris à cette table.", 409)
+            token = secrets.token_urlsafe(18)
+            row = table.seats[seat]
+            row.kind, row.name, row.token_hash = "human", clean, hash_token(token)
+            await self.store.update_seat(table.row.id, row)
+            table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
+            if not table.open_seats() and table.status == "open":
+                await self.store.set_status(table.row.id, "live")
+                table.row.status = "live"
+                table.log.append((table.version, "Tout le monde est là : la partie commence !"))
+                self._start(table)
+            table.meta += 1
+            table.wake_all()
+            return seat, token
+
+    async def replace_with_bot(self, table: LiveTable, seat: int, reason: str) -> None:
+        """A person's seat goes to a bot so that the others can finish (host or grace)."""
+        async with table.lock:
+            row = table.seats[seat]
+            if row.kind != "human" or table.status == "over":
+                return
+            level = preferred_level(table.game)
+            old = row.name or f"Place {seat + 1}"
+            row.kind, row.level, row.token_hash = "bot", level, None
+            row.name = f"{old} (robot)"
+            await self.store.update_seat(table.row.id, row)
+            self._make_bots(table)
+            table.log.append((table.version, f"{old} est remplacé·e par un robot ({reason})."))
+            table.meta += 1
+            if table.status == "live":
+                self._after_change(table)
+            table.wake_all()
+
+    async def rematch(self, table: LiveTable, seat: int) -> LiveTable:
+        """The same table again: same game, options and bots, same person at `seat`."""
+        async with table.lock:
+            if table.row.next_code:
+                return await self.get(table.row.next_code)
+            specs = [
+                SeatSpec("bot", s.level) if s.kind == "bot" else SeatSpec("human")
+                for s in table.seats
+            ]
+            new, _ = await self.create(
+                table.row.game,
+                table.row.players,
+                table.row.options,
+                specs,
+                table.row.clock,
+                prev_code=table.code,
+            )
+            await self.store.set_next(table.row.id, new.code)
+            table.row.next_code = new.code
+            table.meta += 1
+            table.wake_all()
+            return new
+
+    async def claim(self, table: LiveTable, seat: int, name: str) -> str:
+        """Take seat `seat` with a known name (a rematch keeps everyone's place)."""
+        _, token = await self.join(table, seat, name)
+        return token
+
+    # ------------------------------------------------------------------ actions
+
+    async def act(
+        self, table: LiveTable, seat: int, action_json: object, client_id: str | None = None
+    ) -> int:
+        """Apply a person's action; the same client id twice is applied once."""
+        async with table.lock:
+            if client_id is not None and (seat, client_id) in table.client_ids:
+                return table.client_ids[(seat, client_id)]
+            if table.status == "open":
+                raise TableError("La partie n'a pas encore commencé : il manque des joueurs.")
+            if table.status == "over":
+                raise TableError("La partie est terminée.")
+            action = table.game.action_from_json(action_json)
+            await self._apply(table, seat, action, client_id)
+            return table.version
+
+    async def _apply(
+        self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
+    ) -> None:
+        """Validate on a copy, persist, then swap: a failure anywhere changes nothing."""
+        new = table.state.clone()
+        events = new.apply(seat, action)
+        seq = table.version + 1
+        data = action.to_json()
+        record = None
+        if new.is_over():
+            rec = Record(
+                table.game.name,
+                table.row.players,
+                table.row.seed,
+                dict(table.row.options),
+                table.game.rules_version,
+                table.names(),
+                actions=[*table.actions, (seat, data)],
+            )
+            rec.close(new)
+            record = rec.to_json()
+        try:
+            record_id = await self.store.append_action(
+                table.row.id, seq, seat, data, client_id, record
+            )
+        except VersionConflict as error:
+            raise TableError("La table a changé entre-temps : réessayez.", 409) from error
+        table.state = new
+        table.version = seq
+        table.actions.append((seat, data))
+        table.log.extend((seq, event) for event in events)
+        if client_id is not None:
+            table.client_ids[(seat, client_id)] = seq
+        if record is not None:
+            table.row.status = "over"
+            table.record_id = record_id
+            outcome = new.outcome()
+            if outcome is not None:
+                table.log.append((seq, f"Partie terminée : {outcome.reason}"))
+        self._after_change(table)
+
+    # ------------------------------------------------------------------ scheduling
+
+    def _start(self, table: LiveTable) -> None:
+        self._after_change(table)
+
+    def _after_change(self, table: LiveTable) -> None:
+        """Wake subscribers, then arm the clock, the bots and the move clock of this version."""
+        table.wake_all()
+        for name in ("deadline", "bots", "move"):
+            self._cancel(table, name)
+        table.deadline_at = None
+        if table.status != "live" or self._closing:
+            return
+        deadline = table.state.deadline()
+        if deadline is not None:
+            table.deadline_at = time.time() + deadline.seconds
+            self._spawn(
+                table, "deadline", self._fire_deadline(table, table.version, deadline.seconds)
+            )
+        actors = table.state.actors()
+        bot_actors = [s for s in actors if table.seats[s].kind == "bot"]
+        if bot_actors:
+            self._spawn(table, "bots", self._run_bots(table, table.version, bot_actors))
+        if table.row.clock and any(table.seats[s].kind == "human" for s in actors):
+            self._spawn(table, "move", self._move_clock(table, table.version))
+
+    def _spawn(self, table: LiveTable, name: str, coro: Any) -> None:
+        table.tasks[name] = asyncio.get_running_loop().create_task(coro)
+
+    @staticmethod
+    def _cancel(table: LiveTable, name: str) -> None:
+        task = table.tasks.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _fire_deadline(self, table: LiveTable, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with table.lock:
+            if table.version != version or table.status != "live":
+                return
+            deadline = table.state.deadline()
+            if deadline is None:
+                return
+            try:
+                await self._apply(table, deadline.seat, deadline.action, None)
+            except (IllegalAction, TableError) as error:
+                log.warning("table %s: deadline action refused: %s", table.code, error)
+
+    async def _run_bots(self, table: LiveTable, version: int, seats: list[int]) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        state = table.state.clone()
+        try:
+            choices = await loop.run_in_executor(self.pool, _choose_all, state, table.bots, seats)
+        except RuntimeError:  # pool shut down
+            return
+        except Exception:
+            log.exception("table %s: a bot failed", table.code)
+            return
+        best: BotMove | None = None
+        best_seat = -1
+        for seat, move in choices:
+            if move is not None and (best is None or move.delay < best.delay):
+                best, best_seat = move, seat
+        if best is None:
+            return
+        wait = max(best.delay, self.settings.bot_pace) - (loop.time() - started)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with table.lock:
+            if table.version != version or table.status != "live":
+                return
+            try:
+                await self._apply(table, best_seat, best.action, None)
+            except (IllegalAction, TableError) as error:
+                log.warning("table %s: bot action refused: %s", table.code, error)
+
+    async def _move_clock(self, table: LiveTable, version: int) -> None:
+        """A person who lets the move clock run out gets a bot's move played for them."""
+        await asyncio.sleep(table.row.clock)
+        async with table.lock:
+            if table.version != version or table.status != "live":
+                return
+            for seat in table.state.actors():
+                if table.seats[seat].kind != "human":
+                    continue
+                bot = table.game.make_bot(preferred_level(table.game), random.Random(version))
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, bot.choose, table.state.clone(), seat
+                )
+                if move is None:
+                    continue
+                table.log.append((table.version, f"Temps écoulé pour {table.names()[seat]}."))
+                try:
+                    await self._apply(table, seat, move.action, None)
+                except (IllegalAction, TableError) as error:
+                    log.warning("table %s: clock move refused: %s", table.code, error)
+                return
+
+    # ------------------------------------------------------------------ presence
+
+    def subscribe(self, table: LiveTable, seat: int | None) -> Subscriber:
+        sub = Subscriber(seat)
+        table.subscribers.add(sub)
+        if seat is not None:
+            table.connections[seat] = table.connections.get(seat, 0) + 1
+            self._cancel(table, f"grace{seat}")
+            table.meta += 1
+            table.wake_all()
+        return sub
+
+    def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
+        table.subscribers.discard(sub)
+        seat = sub.seat
+        if seat is not None:
+            table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
+            if table.connections[seat] == 0:
+                self._arm_grace(table, seat)
+            table.meta += 1
+            table.wake_all()
+
+    def _arm_grace(self, table: LiveTable, seat: int) -> None:
+        if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:
+            return
+        self._cancel(table, f"grace{seat}")
+        self._spawn(table, f"grace{seat}", self._grace(table, seat))
+
+    async def _grace(self, table: LiveTable, seat: int) -> None:
+        await asyncio.sleep(self.settings.grace_seconds)
+        if table.connections.get(seat, 0) == 0 and table.status == "live":
+            await self.replace_with_bot(table, seat, "absence prolongée")

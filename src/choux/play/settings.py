@@ -1,0 +1,42 @@
+"""Settings of the platform, from arguments or environment variables (CHOUX_*)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_SQLITE = "choux.sqlite3"
+
+
+def default_database_url() -> str:
+    """SQLite file in the working folder unless CHOUX_DATABASE_URL says otherwise."""
+    return os.environ.get("CHOUX_DATABASE_URL") or f"sqlite:///{Path(DEFAULT_SQLITE).resolve()}"
+
+
+def _float_env(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass
+class Settings:
+    """Everything the service and the web app need to know; tests build their own."""
+
+    database_url: str = field(default_factory=default_database_url)
+    secret_key: str = field(default_factory=lambda: os.environ.get("CHOUX_SECRET_KEY", ""))
+    #: minimum seconds between a bot's moves, so people can follow the game
+    bot_pace: float = field(default_factory=lambda: _float_env("CHOUX_BOT_PACE", 0.7))
+    #: seconds a disconnected player keeps the seat before a bot takes it (0: never)
+    grace_seconds: float = field(default_factory=lambda: _float_env("CHOUX_GRACE_SECONDS", 180))
+    #: seconds between server heartbeats on each WebSocket
+    heartbeat_seconds: float = field(default_factory=lambda: _float_env("CHOUX_HEARTBEAT", 15))
+    #: origins allowed for WebSockets besides the page's own host (comma-separated)
+    allowed_origins: tuple[str, ...] = field(
+        default_factory=lambda: tuple(
+            o.strip() for o in os.environ.get("CHOUX_ALLOWED_ORIGINS", "").split(",") if o.strip()
+        )
+    )
+    bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

@@ -1,0 +1,428 @@
+"""Persistence: tables, seats, the action log and finished game records (SQLAlchemy Core).
+
+The action log is the source of truth. An action is appended in the same transaction that
+bumps the table's version, guarded by the previous version, so two writers can never both
+apply "the next action" to a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Integer, nullable=False, default=0),
+    Column("status", String(10), nullable=False),
+    Column("version", Integer, nullable=False, default=0),
+    Column("prev_code", String(16), nullable=True),
+    Column("next_code", String(16), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_tables_status", "status"),
+)
+
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(40), nullable=True),
+    Column("level", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("host", Boolean, nullable=False, default=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+actions_t = Table(
+    "actions",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", Text, nullable=False),
+    Column("client_id", String(64), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("table_id", "seq"),
+)
+
+records_t = Table(
+    "records",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("record", Text, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Index("ix_records_table", "table_id"),
+)
+
+meta_t = Table(
+    "meta",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+class VersionConflict(Exception):
+    """Another writer appended an action first: reload the table from the log."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human", "bot" or "open"
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+    host: bool = False
+
+
+@dataclass
+class TableRow:
+    id: int
+    code: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    clock: int
+    status: str  # "open" (waiting for people), "live", "over"
+    version: int
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[tuple[int | None, dict[str, Any], str | None]] = field(default_factory=list)
+    prev_code: str | None = None
+    next_code: str | None = None
+    created_at: datetime | None = None
+
+
+def async_url(url: str) -> str:
+    """The async driver for a plain URL: aiosqlite for SQLite, psycopg 3 for PostgreSQL."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
+def sync_url(url: str) -> str:
+    """The sync driver of the same database, for Alembic."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the latest Alembic revision (create_all when not in a checkout)."""
+    if (MIGRATIONS / "env.py").exists():
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["url"] = sync_url(url)
+        command.upgrade(config, "head")
+        return
+    from sqlalchemy import create_engine
+
+    engine = create_engine(sync_url(url))
+    metadata.create_all(engine)
+    engine.dispose()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Async access to the database; one instance per process."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine | None = None
+
+    async def open(self) -> None:
+        await asyncio.to_thread(migrate, self.url)
+        url = async_url(self.url)
+        is_sqlite = make_url(url).get_backend_name() == "sqlite"
+        engine = create_async_engine(url, pool_pre_ping=not is_sqlite)
+        if is_sqlite:
+
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA busy_timeout=10000")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+        self.engine = engine
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    @property
+    def db(self) -> AsyncEngine:
+        if self.engine is None:
+            raise RuntimeError("store not opened")
+        return self.engine
+
+    async def secret(self, key: str, make: Any) -> str:
+        """A value stored once for the whole installation (the cookie signing key)."""
+        async with self.db.begin() as conn:
+            row = (await conn.execute(select(meta_t.c.value).where(meta_t.c.key == key))).first()
+            if row is not None:
+                return str(row.value)
+            value = str(make())
+            await conn.execute(insert(meta_t).values(key=key, value=value))
+            return value
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(self, row: TableRow) -> int:
+        now = _now()
+        async with self.db.begin() as conn:
+            result = await conn.execute(
+                insert(tables_t).values(
+                    code=row.code,
+                    game=row.game,
+                    players=row.players,
+                    seed=row.seed,
+                    options=json.dumps(row.options),
+                    clock=row.clock,
+                    status=row.status,
+                    version=0,
+                    prev_code=row.prev_code,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            table_id = int(result.inserted_primary_key[0])
+            await conn.execute(
+                insert(seats_t),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                        "host": s.host,
+                    }
+                    for s in row.seats
+                ],
+            )
+        row.id = table_id
+        row.created_at = now
+        return table_id
+
+    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+                .values(
+                    kind=seat.kind,
+                    name=seat.name,
+                    level=seat.level,
+                    token_hash=seat.token_hash,
+                    host=seat.host,
+                )
+            )
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(status=status, updated_at=_now())
+            )
+
+    async def set_next(self, table_id: int, next_code: str) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(next_code=next_code)
+            )
+
+    async def append_action(
+        self,
+        table_id: int,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        client_id: str | None,
+        record: dict[str, Any] | None = None,
+    ) -> int | None:
+        """Append action `seq` and bump the version to it, in one transaction.
+
+        With `record` (the game just ended), the record is stored in the same transaction
+        and its id returned.
+        """
+        now = _now()
+        async with self.db.begin() as conn:
+            bumped = await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.version == seq - 1)
+                .values(
+                    version=seq,
+                    updated_at=now,
+                    **({"status": "over"} if record is not None else {}),
+                )
+            )
+            if bumped.rowcount != 1:
+                raise VersionConflict(f"table {table_id} is no longer at version {seq - 1}")
+            await conn.execute(
+                insert(actions_t).values(
+                    table_id=table_id,
+                    seq=seq,
+                    seat=seat,
+                    action=json.dumps(action, separators=(",", ":")),
+                    client_id=client_id,
+                    created_at=now,
+                )
+            )
+            if record is None:
+                return None
+            result = await conn.execute(
+                insert(records_t).values(
+                    table_id=table_id,
+                    game=record["game"],
+                    record=json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+                    result=json.dumps(record.get("result"), ensure_ascii=False),
+                    finished_at=now,
+                )
+            )
+            return int(result.inserted_primary_key[0])
+
+    # ------------------------------------------------------------------ loading
+
+    async def load_tables(self, statuses: tuple[str, ...]) -> list[TableRow]:
+        """Tables with one of `statuses`, with their seats and action logs."""
+        async with self.db.connect() as conn:
+            rows = (
+                await conn.execute(select(tables_t).where(tables_t.c.status.in_(statuses)))
+            ).all()
+            return [await self._complete(conn, r) for r in rows]
+
+    async def load_table(self, code: str) -> TableRow | None:
+        async with self.db.connect() as conn:
+            row = (await conn.execute(select(tables_t).where(tables_t.c.code == code))).first()
+            if row is None:
+                return None
+            return await self._complete(conn, row)
+
+    async def _complete(self, conn: Any, r: Any) -> TableRow:
+        table = TableRow(
+            id=r.id,
+            code=r.code,
+            game=r.game,
+            players=r.players,
+            seed=r.seed,
+            options=json.loads(r.options),
+            clock=r.clock,
+            status=r.status,
+            version=r.version,
+            prev_code=r.prev_code,
+            next_code=r.next_code,
+            created_at=r.created_at,
+        )
+        seats = await conn.execute(
+            select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)
+        )
+        table.seats = [
+            SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host)) for s in seats
+        ]
+        actions = await conn.execute(
+            select(actions_t).where(actions_t.c.table_id == r.id).order_by(actions_t.c.seq)
+        )
+        table.actions = [(a.seat, json.loads(a.action), a.client_id) for a in actions]
+        return table
+
+    async def record(self, record_id: int) -> dict[str, Any] | None:
+        async with self.db.connect() as conn:
+            row = (await conn.execute(select(records_t).where(records_t.c.id == record_id))).first()
+        return None if row is None else dict(json.loads(row.record))
+
+    async def record_id_for_table(self, table_id: int) -> int | None:
+        async with self.db.connect() as conn:
+            row = (
+                await conn.execute(select(records_t.c.id).where(records_t.c.table_id == table_id))
+            ).first()
+        return None if row is None else int(row.id)
+
+    async def recent_records(self, limit: int = 10) -> list[dict[str, Any]]:
+        async with self.db.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(
+                        records_t.c.id,
+                        records_t.c.game,
+                        records_t.c.record,
+                        records_t.c.finished_at,
+                    )
+                    .order_by(records_t.c.id.desc())
+                    .limit(limit)
+                )
+            ).all()
+        result = []
+        for row in rows:
+            data = json.loads(row.record)
+            result.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "names": data.get("names", []),
+                    "result": data.get("result"),
+                    "finished_at": row.finished_at,
+                }
+            )
+        return result

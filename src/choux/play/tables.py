@@ -1,0 +1,155 @@
+"""A live table in memory: its game state, seats, log, subscribers, and what it sends.
+
+The state is only ever replaced under the table's lock by `TableService`; building a
+message reads it synchronously, so a message is always consistent with its version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from choux.engine.base import Bot, Event, Game, State
+from choux.play.names import bot_name
+from choux.play.store import SeatRow, TableRow
+
+STATUS_LABELS = {"open": "en attente de joueurs", "live": "en cours", "over": "terminée"}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket: which seat it shows, what it was last sent, a bell to wake it."""
+
+    seat: int | None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    sent_version: int = -1
+    sent_log: int = 0
+    sent_meta: int = -1
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    game: Game
+    state: State
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: list[tuple[int, Event | str]] = field(default_factory=list)
+    actions: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
+    client_ids: dict[tuple[int | None, str], int] = field(default_factory=dict)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    connections: dict[int, int] = field(default_factory=dict)
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    record_id: int | None = None
+    #: bumped when seats or status change without an action (joins, replacements)
+    meta: int = 0
+    deadline_at: float | None = None  # wall-clock time when the open window closes
+
+    @property
+    def code(self) -> str:
+        return self.row.code
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    def names(self) -> list[str]:
+        names = []
+        for s in self.seats:
+            if s.kind == "bot" and not s.name:
+                names.append(bot_name(s.seat, s.level or "?"))
+            else:
+                names.append(s.name or f"Place {s.seat + 1}")
+        return names
+
+    def seat_for_token(self, seat: object, token: object) -> int | None:
+        """The seat if `token` is its secret, else None (constant-time comparison)."""
+        if not isinstance(seat, int) or not isinstance(token, str) or isinstance(seat, bool):
+            return None
+        if not 0 <= seat < len(self.seats):
+            return None
+        expected = self.seats[seat].token_hash
+        if expected is None or self.seats[seat].kind != "human":
+            return None
+        return seat if hmac.compare_digest(expected, hash_token(token)) else None
+
+    def open_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "open"]
+
+    def wake_all(self) -> None:
+        for sub in self.subscribers:
+            sub.wake.set()
+
+    # ------------------------------------------------------------------ messages
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        names = self.names()
+        return [
+            {
+                "seat": s.seat,
+                "name": names[s.seat],
+                "kind": s.kind,
+                "host": s.host,
+                "connected": s.kind == "bot" or self.connections.get(s.seat, 0) > 0,
+            }
+            for s in self.seats
+        ]
+
+    def log_text(self, entry: Event | str, seat: int | None, secrets: set[str]) -> str | None:
+        """The event rendered with names, or None if it would reveal a secret to `seat`."""
+        if isinstance(entry, str):
+            return entry
+        text = entry.render(self.names())
+        if secrets and any(re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text) for s in secrets):
+            return None
+        return text
+
+    def message(self, sub: Subscriber, full: bool = False) -> dict[str, Any]:
+        """What `sub` must receive now: its own view, the version and the new log lines."""
+        seat = sub.seat
+        start = 0 if full else sub.sent_log
+        if start > len(self.log):
+            start, full = 0, True
+        secrets = self.state.secrets(seat) if start < len(self.log) else set()
+        lines = []
+        for version, entry in self.log[start:]:
+            text = self.log_text(entry, seat, secrets)
+            if text is not None:
+                lines.append({"v": version, "text": text})
+        outcome = self.state.outcome() if self.state.is_over() else None
+        message: dict[str, Any] = {
+            "type": "state",
+            "full": full,
+            "version": self.version,
+            "status": self.status,
+            "seat": seat,
+            "seats": self.seats_json(),
+            "view": self.state.view(seat),
+            "log_from": start,
+            "log_to": len(self.log),
+            "log": lines,
+            "result": outcome.to_json() if outcome is not None else None,
+            "record_id": self.record_id,
+            "next_code": self.row.next_code,
+            "deadline": (
+                max(0.0, self.deadline_at - time.time()) if self.deadline_at is not None else None
+            ),
+        }
+        sub.sent_version = self.version
+        sub.sent_log = len(self.log)
+        sub.sent_meta = self.meta
+        return message

@@ -1,0 +1,1 @@
+"""The web floor: FastAPI pages, the WebSocket hub, templates and hand-written static files."""

@@ -1,0 +1,105 @@
+"""What the web knows about each game: its title, its rules page (page.toml), its renderer."""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from choux import games
+from choux.engine.base import Game
+
+#: French titles, for games whose package is not there yet
+TITLES = {
+    "chouine": "La Chouine",
+    "chouineurs": "Les Chouineurs",
+    "cul-de-chouette": "Le Cul de Chouette",
+    "parlote": "La Parlote coinchée",
+}
+SUITS = {"♠": "pique", "♥": "coeur", "♦": "carreau", "♣": "trefle"}
+RENDERERS = Path(__file__).parent / "static" / "js" / "games"
+
+
+@dataclass
+class GameInfo:
+    name: str
+    title: str
+    tagline: str
+    available: bool
+    game: Game | None
+    has_rules: bool
+
+
+def _package_dir(name: str) -> Path | None:
+    module = games.MODULES.get(name)
+    if module is None:
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def rules_page(name: str) -> dict[str, Any] | None:
+    """The game's page.toml, or None if it has none (yet) or it cannot be read."""
+    folder = _package_dir(name)
+    if folder is None or not (folder / "page.toml").exists():
+        return None
+    try:
+        data = tomllib.loads((folder / "page.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    sections = []
+    for section in data.get("sections", []):
+        if not isinstance(section, dict):
+            continue
+        suit = str(section.get("suit", "♠"))
+        cards = [
+            {"title": str(c.get("title", "")), "text": str(c.get("text", ""))}
+            for c in section.get("cards", [])
+            if isinstance(c, dict)
+        ]
+        sections.append(
+            {
+                "name": str(section.get("name", "")),
+                "suit": suit,
+                "suit_class": SUITS.get(suit, "pique"),
+                "cards": cards,
+            }
+        )
+    return {
+        "title": str(data.get("title", TITLES.get(name, name))),
+        "tagline": str(data.get("tagline", "")),
+        "sections": sections,
+    }
+
+
+def catalog() -> list[GameInfo]:
+    available = set(games.names())
+    infos = []
+    for name in games.MODULES:
+        game = games.get(name) if name in available else None
+        page = rules_page(name)
+        infos.append(
+            GameInfo(
+                name=name,
+                title=game.title if game else (page or {}).get("title") or TITLES.get(name, name),
+                tagline=(page or {}).get("tagline", ""),
+                available=game is not None,
+                game=game,
+                has_rules=page is not None,
+            )
+        )
+    return infos
+
+
+def renderer(name: str) -> str:
+    """URL of the game's interface module, or the generic one."""
+    if (RENDERERS / f"{name}.js").exists():
+        return f"/static/js/games/{name}.js"
+    return "/static/js/games/generic.js"

@@ -1,0 +1,372 @@
+"""Server-rendered pages: lobby, table creation, tables, rules, replays."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from choux import games
+from choux.engine.base import JSON, ChouxError, Game, Option
+from choux.engine.record import Record, RecordError
+from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
+from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
+from choux.web.catalog import catalog, renderer, rules_page
+from choux.web.session import Session
+from choux.web.templating import render, render_error
+
+router = APIRouter()
+
+CLOCK_LABELS = {0: "sans pendule", 30: "30 s", 60: "1 min", 120: "2 min", 300: "5 min"}
+
+
+def service_of(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def session_of(request: Request) -> Session:
+    session: Session = request.state.session
+    return session
+
+
+async def form_of(request: Request) -> dict[str, str]:
+    """The posted form, after checking its CSRF token (TableError 403 otherwise)."""
+    form = await request.form()
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    if not session_of(request).check_csrf(data.get("csrf")):
+        raise TableError(
+            "Le formulaire a expiré ou ne vient pas de ce site : rechargez la page.", 403
+        )
+    return data
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    service = service_of(request)
+    session = session_of(request)
+    tables = []
+    for table in service.listed()[:40]:
+        mine = session.seat_at(table.code)
+        tables.append(
+            {
+                "code": table.code,
+                "title": table.game.title,
+                "status": table.status,
+                "status_label": STATUS_LABELS[table.status],
+                "names": [s["name"] for s in table.seats_json() if s["kind"] != "open"],
+                "free": len(table.open_seats()),
+                "players": table.row.players,
+                "mine": mine is not None and table.seat_for_token(*mine) is not None,
+            }
+        )
+    recent = await service.store.recent_records(8)
+    titles = {info.name: info.title for info in catalog()}
+    for item in recent:
+        item["title"] = titles.get(item["game"], item["game"])
+        result = item.get("result") or {}
+        ranks = result.get("ranks") or []
+        item["winners"] = [n for n, r in zip(item["names"], ranks, strict=False) if r == 1]
+    return render(
+        request,
+        "lobby.html",
+        {"games": catalog(), "tables": tables, "recent": recent},
+    )
+
+
+# ---------------------------------------------------------------------- creating a table
+
+
+def option_fields(game: Game) -> list[dict[str, Any]]:
+    fields = []
+    for option in game.options:
+        fields.append(
+            {
+                "name": option.name,
+                "label": option.label,
+                "kind": option.kind,
+                "default": option.default,
+                "choices": [
+                    {"value": json.dumps(v), "label": lab, "selected": v == option.default}
+                    for v, lab in option.choices
+                ],
+                "minimum": option.minimum,
+                "maximum": option.maximum,
+            }
+        )
+    return fields
+
+
+def parse_option(option: Option, raw: str | None) -> JSON:
+    if option.kind == "bool":
+        return raw in ("on", "true", "1", "oui")
+    if raw is None:
+        return option.default
+    if option.kind == "int":
+        try:
+            return int(raw)
+        except ValueError as error:
+            raise TableError(f"L'option « {option.label} » attend un nombre.") from error
+    try:
+        return json.loads(raw)  # type: ignore[no-any-return]
+    except json.JSONDecodeError as error:
+        raise TableError(f"Valeur impossible pour « {option.label} ».") from error
+
+
+@router.get("/nouvelle", response_class=HTMLResponse)
+async def new_table(request: Request, jeu: str | None = None) -> Response:
+    available = [info for info in catalog() if info.available]
+    if not available:
+        return render_error(request, "Aucun jeu n'est encore disponible.", 503)
+    chosen = next((i for i in available if i.name == jeu), available[0])
+    game = chosen.game
+    assert game is not None
+    levels = list(game.bots())
+    return render(
+        request,
+        "new_table.html",
+        {
+            "games": available,
+            "chosen": chosen,
+            "game": game,
+            "options": option_fields(game),
+            "players": list(range(game.min_players, game.max_players + 1)),
+            "default_players": game.min_players,
+            "seats": list(range(game.max_players)),
+            "levels": levels,
+            "default_level": preferred_level(game),
+            "clocks": [(c, CLOCK_LABELS[c]) for c in CLOCK_CHOICES],
+            "name": session_of(request).name,
+        },
+    )
+
+
+@router.post("/tables")
+async def create_table(request: Request) -> Response:
+    form = await form_of(request)
+    name = form.get("jeu", "")
+    if name not in games.names():
+        raise TableError("Ce jeu n'est pas disponible.", 404)
+    game = games.get(name)
+    try:
+        players = int(form.get("joueurs", ""))
+    except ValueError as error:
+        raise TableError("Nombre de joueurs invalide.") from error
+    options = {o.name: parse_option(o, form.get(f"opt_{o.name}")) for o in game.options}
+    specs = []
+    for seat in range(players):
+        value = form.get(f"place_{seat}", "human" if seat == 0 else "bot")
+        if value == "human":
+            specs.append(SeatSpec("human"))
+        elif value.startswith("bot"):
+            specs.append(SeatSpec("bot", value.partition(":")[2] or None))
+        else:
+            raise TableError("Une place est soit une personne, soit un robot.")
+    try:
+        clock = int(form.get("pendule", "0"))
+    except ValueError as error:
+        raise TableError("Pendule impossible.") from error
+    creator = form.get("pseudo", "")
+    if specs and specs[0].kind != "human":
+        creator_name: str | None = None
+    else:
+        creator_name = creator
+    table, token = await service_of(request).create(
+        name, players, options, specs, clock, creator_name
+    )
+    if token is not None:
+        session_of(request).remember(table.code, 0, token, table.seats[0].name)
+    return see_other(f"/t/{table.code}")
+
+
+# ---------------------------------------------------------------------- tables
+
+
+def my_seat(request: Request, table: LiveTable) -> int | None:
+    entry = session_of(request).seat_at(table.code)
+    if entry is None:
+        return None
+    return table.seat_for_token(*entry)
+
+
+@router.get("/t/{code}", response_class=HTMLResponse)
+async def table_page(request: Request, code: str) -> Response:
+    service = service_of(request)
+    table = await service.get(code)
+    seat = my_seat(request, table)
+    session = session_of(request)
+    if seat is None and table.row.prev_code and table.status == "open":
+        # a rematch: whoever sat at the previous table gets the same seat back
+        previous = service.tables.get(table.row.prev_code)
+        entry = session.seat_at(table.row.prev_code)
+        if previous is not None and entry is not None:
+            old = previous.seat_for_token(*entry)
+            if old is not None and old in table.open_seats():
+                name = previous.seats[old].name or session.name
+                token = await service.claim(table, old, name)
+                session.remember(table.code, old, token, name)
+                seat = old
+    initial = table.message(Subscriber(seat), full=True)
+    host = seat is not None and table.seats[seat].host
+    return render(
+        request,
+        "table.html",
+        {
+            "table": table,
+            "seat": seat,
+            "host": host,
+            "initial": initial,
+            "renderer": renderer(table.game.name),
+            "open_seats": table.open_seats() if seat is None else [],
+            "name": session.name,
+            "invite": str(request.url_for("table_page", code=table.code)),
+        },
+    )
+
+
+@router.get("/t/{code}/etat.json")
+async def table_state(request: Request, code: str) -> JSONResponse:
+    """The visitor's own view as JSON (spectator view without a seat)."""
+    table = await service_of(request).get(code)
+    return JSONResponse(table.message(Subscriber(my_seat(request, table)), full=True))
+
+
+@router.post("/t/{code}/rejoindre")
+async def join_table(request: Request, code: str) -> Response:
+    form = await form_of(request)
+    service = service_of(request)
+    table = await service.get(code)
+    if my_seat(request, table) is not None:
+        return see_other(f"/t/{code}")
+    raw = form.get("place")
+    seat: int | None
+    try:
+        seat = int(raw) if raw not in (None, "") else None
+    except ValueError as error:
+        raise TableError("Place invalide.") from error
+    seat, token = await service.join(table, seat, form.get("pseudo", ""))
+    session_of(request).remember(code, seat, token, table.seats[seat].name)
+    return see_other(f"/t/{code}")
+
+
+@router.post("/t/{code}/rejouer")
+async def rematch(request: Request, code: str) -> Response:
+    await form_of(request)
+    service = service_of(request)
+    table = await service.get(code)
+    seat = my_seat(request, table)
+    if seat is None:
+        raise TableError("Seuls les joueurs de la table peuvent relancer une partie.", 403)
+    if table.status != "over":
+        raise TableError("La partie n'est pas terminée.", 409)
+    new = await service.rematch(table, seat)
+    return see_other(f"/t/{new.code}")
+
+
+@router.post("/t/{code}/remplacer")
+async def replace(request: Request, code: str) -> Response:
+    form = await form_of(request)
+    service = service_of(request)
+    table = await service.get(code)
+    seat = my_seat(request, table)
+    if seat is None or not table.seats[seat].host:
+        raise TableError("Seul l'hôte de la table peut remplacer un joueur.", 403)
+    try:
+        target = int(form.get("place", ""))
+    except ValueError as error:
+        raise TableError("Place invalide.") from error
+    if not 0 <= target < len(table.seats) or target == seat:
+        raise TableError("Place invalide.")
+    await service.replace_with_bot(table, target, "décision de l'hôte")
+    return see_other(f"/t/{code}")
+
+
+# ---------------------------------------------------------------------- rules
+
+
+@router.get("/regles/{name}", response_class=HTMLResponse)
+async def rules(request: Request, name: str) -> Response:
+    if name not in games.MODULES:
+        raise TableError("Ce jeu n'existe pas.", 404)
+    page = rules_page(name)
+    if page is None:
+        raise TableError("Les règles de ce jeu arrivent bientôt.", 404)
+    return render(request, "rules.html", {"page": page, "name": name, "games": catalog()})
+
+
+# ---------------------------------------------------------------------- replays
+
+
+async def load_record(request: Request, record_id: int) -> Record:
+    data = await service_of(request).store.record(record_id)
+    if data is None:
+        raise TableError("Cette partie n'existe pas.", 404)
+    try:
+        return Record.from_json(data)
+    except RecordError as error:
+        raise TableError("Cet enregistrement est illisible.", 410) from error
+
+
+def replay_steps(record: Record) -> list[dict[str, Any]]:
+    """The spectator's view before the first move and after each one, with its log lines."""
+    game = games.get(record.game)
+    state = game.new(record.players, record.seed, record.options)
+    names = record.names or [f"Place {i + 1}" for i in range(record.players)]
+    steps = [{"view": state.view(None), "log": [], "seat": None, "label": "Début"}]
+    for seat, data in record.actions:
+        action = game.action_from_json(data)
+        events = state.apply(seat, action)
+        steps.append(
+            {
+                "view": state.view(None),
+                "log": [e.render(names) for e in events],
+                "seat": seat,
+                "label": action.label(),
+            }
+        )
+    return steps
+
+
+@router.get("/parties/{record_id}.json")
+async def replay_json(request: Request, record_id: int) -> JSONResponse:
+    record = await load_record(request, record_id)
+    return JSONResponse(record.to_json())
+
+
+@router.get("/parties/{record_id}", response_class=HTMLResponse)
+async def replay_page(request: Request, record_id: int) -> Response:
+    record = await load_record(request, record_id)
+    if record.game not in games.names():
+        raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)
+    try:
+        steps = replay_steps(record)
+    except ChouxError as error:
+        raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
+    game = games.get(record.game)
+    names = record.names or [f"Place {i + 1}" for i in range(record.players)]
+    return render(
+        request,
+        "replay.html",
+        {
+            "record": record,
+            "record_id": record_id,
+            "game": game,
+            "names": names,
+            "data": {
+                "steps": steps,
+                "names": names,
+                "result": record.result,
+                "game": record.game,
+            },
+            "renderer": renderer(game.name),
+        },
+    )

@@ -1,0 +1,87 @@
+"""The visitor's signed cookie: a CSRF token, the last pseudonym and their seats' tokens.
+
+Seat tokens are secrets: they live only in this HttpOnly cookie, signed so that nobody can
+forge one, and are checked against the hash the store keeps.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+COOKIE = "choux"
+MAX_SEATS = 30
+
+
+@dataclass
+class Session:
+    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    name: str = ""
+    seats: dict[str, list[Any]] = field(default_factory=dict)  # code -> [seat, token]
+    dirty: bool = False
+
+    def seat_at(self, code: str) -> tuple[int, str] | None:
+        entry = self.seats.get(code)
+        if (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], int)
+            and isinstance(entry[1], str)
+        ):
+            return entry[0], entry[1]
+        return None
+
+    def remember(self, code: str, seat: int, token: str, name: str | None = None) -> None:
+        self.seats[code] = [seat, token]
+        while len(self.seats) > MAX_SEATS:
+            self.seats.pop(next(iter(self.seats)))
+        if name:
+            self.name = name
+        self.dirty = True
+
+    def check_csrf(self, value: object) -> bool:
+        return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
+
+
+class Sessions:
+    def __init__(self, secret_key: str, secure: bool = False) -> None:
+        self.serializer = URLSafeSerializer(secret_key, salt="choux-session")
+        self.secure = secure
+
+    def load(self, conn: HTTPConnection) -> Session:
+        raw = conn.cookies.get(COOKIE)
+        if raw:
+            try:
+                data = self.serializer.loads(raw)
+            except BadSignature:
+                data = None
+            if isinstance(data, dict) and isinstance(data.get("csrf"), str):
+                seats = data.get("seats")
+                return Session(
+                    csrf=data["csrf"],
+                    name=str(data.get("name", ""))[:40],
+                    seats=seats if isinstance(seats, dict) else {},
+                )
+        return Session(dirty=True)
+
+    def save(self, response: Response, session: Session) -> None:
+        if not session.dirty:
+            return
+        value = self.serializer.dumps(
+            {"csrf": session.csrf, "name": session.name, "seats": session.seats}
+        )
+        response.set_cookie(
+            COOKIE,
+            value,
+            max_age=60 * 60 * 24 * 60,
+            httponly=True,
+            samesite="lax",
+            secure=self.secure,
+            path="/",
+        )

@@ -1,0 +1,48 @@
+// Replay of a finished game: step through the spectator's view after each move.
+import { clear, h } from "./dom.js";
+import * as generic from "./games/generic.js";
+
+const root = document.getElementById("table");
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+let renderer = generic;
+try {
+  renderer = await import(root.dataset.renderer);
+} catch (error) {
+  console.warn(error);
+}
+const slider = document.getElementById("slider");
+slider.max = String(data.steps.length - 1);
+let index = 0;
+
+function show(i) {
+  index = Math.max(0, Math.min(data.steps.length - 1, i));
+  slider.value = String(index);
+  const step = data.steps[index];
+  const who = step.seat === null || step.seat === undefined ? "" : `${data.names[step.seat]} : `;
+  document.getElementById("step-label").textContent =
+    `Coup ${index} / ${data.steps.length - 1}${index ? ` · ${who}${step.label}` : ""}`;
+  const seats = clear(document.getElementById("seats"));
+  const actors = new Set(step.view.actors || []);
+  data.names.forEach((name, seat) => {
+    const score = step.view.scores ? step.view.scores[seat] : undefined;
+    seats.append(h("li", { class: `seat-chip${actors.has(seat) ? " acting" : ""}` },
+      h("span", { class: "seat-name", text: name }),
+      score !== undefined ? h("span", { class: "seat-score", text: String(score) }) : null));
+  });
+  const board = clear(document.getElementById("board"));
+  const ctx = { seat: null, names: data.names, act: () => {}, pending: () => true, replay: true, h, clear };
+  (renderer.render || generic.render)(board, step.view, ctx);
+  const log = clear(document.getElementById("log"));
+  for (const line of step.log) log.append(h("li", { text: line }));
+}
+
+document.getElementById("first").addEventListener("click", () => show(0));
+document.getElementById("prev").addEventListener("click", () => show(index - 1));
+document.getElementById("next").addEventListener("click", () => show(index + 1));
+document.getElementById("last").addEventListener("click", () => show(data.steps.length - 1));
+slider.addEventListener("input", () => show(Number(slider.value)));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "ArrowRight") show(index + 1);
+  if (event.key === "ArrowLeft") show(index - 1);
+});
+show(0);

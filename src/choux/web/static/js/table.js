@@ -1,0 +1,173 @@
+// The table page: keeps the seat's view in sync over the WebSocket and draws it.
+import { clear, h, newId } from "./dom.js";
+import { TableSocket } from "./net.js";
+import * as generic from "./games/generic.js";
+
+const root = document.getElementById("table");
+const code = root.dataset.code;
+const mySeat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+const banner = document.getElementById("banner");
+const board = document.getElementById("board");
+const actionsBox = document.getElementById("actions");
+const seatsBox = document.getElementById("seats");
+const logBox = document.getElementById("log");
+const notice = document.getElementById("notice");
+
+let renderer = generic;
+try {
+  renderer = await import(root.dataset.renderer);
+} catch (error) {
+  console.warn("interface du jeu indisponible, interface générique", error);
+}
+
+let current = JSON.parse(document.getElementById("initial-state").textContent);
+let logLines = current.log.slice();
+let logTo = current.log_to;
+let pending = null;  // {id, action} sent and not yet acknowledged
+
+const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+const socket = new TableSocket(`${scheme}//${location.host}/t/${code}/ws`, {
+  banner,
+  onOpen: () => {
+    if (pending) socket.send({ type: "action", id: pending.id, action: pending.action });
+  },
+  onMessage: receive,
+});
+
+function receive(message) {
+  if (message.type === "state") {
+    if (!message.full && (message.log_from !== logTo || message.version < current.version)) {
+      socket.send({ type: "sync" });  // a gap: ask for everything again
+      return;
+    }
+    if (message.full) logLines = message.log.slice();
+    else logLines.push(...message.log);
+    logTo = message.log_to;
+    current = message;
+    draw();
+  } else if (message.type === "ack") {
+    if (pending && pending.id === message.id) pending = null;
+    root.classList.remove("busy");
+  } else if (message.type === "refused") {
+    if (!message.id || (pending && pending.id === message.id)) pending = null;
+    root.classList.remove("busy");
+    showNotice(message.message);
+  }
+}
+
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+  clearTimeout(showNotice.timer);
+  if (text) showNotice.timer = setTimeout(() => { notice.hidden = true; }, 6000);
+}
+
+function act(action) {
+  if (pending) return;
+  pending = { id: newId(), action };
+  root.classList.add("busy");
+  showNotice("");
+  if (!socket.send({ type: "action", id: pending.id, action })) {
+    showNotice("Hors ligne : le coup partira dès la reconnexion.");
+  }
+}
+
+function names() {
+  return current.seats.map((s) => s.name);
+}
+
+function drawSeats() {
+  clear(seatsBox);
+  const actors = new Set(current.view.actors || []);
+  const scores = current.view.scores || null;
+  for (const s of current.seats) {
+    const classes = ["seat-chip"];
+    if (actors.has(s.seat)) classes.push("acting");
+    if (s.seat === mySeat) classes.push("me");
+    if (!s.connected) classes.push("away");
+    if (s.kind === "open") classes.push("free");
+    const label = s.kind === "open" ? "place libre" : s.name;
+    seatsBox.append(
+      h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
+        h("span", { class: "seat-name", text: label }),
+        scores && scores[s.seat] !== undefined ? h("span", { class: "seat-score", text: String(scores[s.seat]) }) : null,
+        s.kind === "bot" ? h("span", { class: "seat-tag", text: "robot" }) : null,
+        s.kind === "human" && !s.connected ? h("span", { class: "seat-tag", text: "absent" }) : null,
+      ),
+    );
+  }
+}
+
+function drawLog() {
+  clear(logBox);
+  const shown = logLines.slice(-80);
+  for (const line of shown) logBox.append(h("li", { text: line.text }));
+  logBox.scrollTop = logBox.scrollHeight;
+}
+
+function drawResult() {
+  const box = document.getElementById("result");
+  const result = current.result;
+  box.hidden = !result;
+  if (!result) return;
+  document.getElementById("result-title").textContent = result.reason || "Partie terminée";
+  const list = clear(document.getElementById("result-list"));
+  const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
+  for (const { rank, seat } of order) {
+    list.append(h("li", { class: rank === 1 ? "winner" : "" },
+      h("span", { class: "rank", text: rank === 1 ? "1er" : `${rank}e` }),
+      h("span", { class: "who", text: names()[seat] + (seat === mySeat ? " (vous)" : "") }),
+      h("span", { class: "points", text: `${result.scores[seat]} pts` })));
+  }
+  const replay = document.getElementById("replay-link");
+  if (current.record_id) {
+    replay.hidden = false;
+    replay.href = `/parties/${current.record_id}`;
+  }
+  const next = document.getElementById("next-table");
+  if (current.next_code) {
+    next.hidden = false;
+    next.href = `/t/${current.next_code}`;
+  }
+}
+
+function statusLine() {
+  const line = document.getElementById("status-line");
+  const view = current.view;
+  const actors = view.actors || [];
+  let text;
+  if (current.status === "open") text = "En attente des autres joueurs…";
+  else if (current.status === "over") text = "Partie terminée.";
+  else if (mySeat !== null && actors.includes(mySeat)) text = "À vous de jouer !";
+  else if (actors.length) text = `À ${actors.map((s) => names()[s]).join(", ")} de jouer.`;
+  else text = "";
+  if (mySeat === null) text = `Vous regardez la partie. ${text}`;
+  line.textContent = text;
+  root.classList.toggle("my-turn", mySeat !== null && actors.includes(mySeat) && current.status === "live");
+}
+
+function draw() {
+  const ctx = { seat: mySeat, names: names(), act, pending: () => pending !== null, message: current, h, clear };
+  drawSeats();
+  statusLine();
+  clear(board);
+  (renderer.render || generic.render)(board, current.view, ctx);
+  clear(actionsBox);
+  const legal = current.status === "live" ? current.view.legal || [] : [];
+  (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
+  drawLog();
+  drawResult();
+}
+
+document.getElementById("copy-invite")?.addEventListener("click", async () => {
+  const input = document.getElementById("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    showNotice("Lien copié : envoyez-le à vos partenaires.");
+  } catch (error) {
+    input.select();
+  }
+});
+
+draw();
+window.chouxTable = { get current() { return current; }, act };

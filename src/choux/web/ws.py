@@ -1,0 +1,179 @@
+"""The WebSocket hub: one socket per open table page.
+
+Client -> server (JSON text, at most MAX_MESSAGE bytes):
+  {"type": "action", "id": "<client action id>", "action": {...}}
+  {"type": "sync"}            full view and log again (after a gap)
+  {"type": "pong"} / {"type": "ping"}
+Server -> client:
+  {"type": "state", "version": V, "full": bool, "view": {...}, "log": [...], ...}
+  {"type": "ack", "id": ..., "version": V} / {"type": "refused", "id": ..., "message": "..."}
+  {"type": "ping"} heartbeats, {"type": "pong"}, {"type": "error", "message": "..."}
+Only the seat's own view is ever sent; a socket without a valid seat token is a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from choux.engine.base import IllegalAction
+from choux.play.service import TableError, TableService
+from choux.play.settings import Settings
+from choux.play.tables import LiveTable, Subscriber
+from choux.web.session import Sessions
+
+router = APIRouter()
+
+MAX_MESSAGE = 4096
+CLIENT_TYPES = {"action", "sync", "ping", "pong"}
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """Browsers always send Origin: it must be this site (or an allowed one)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: cookies are not sent cross-site by scripts anyway
+    if origin in settings.allowed_origins:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, table: LiveTable, sub: Subscriber) -> None:
+        self.websocket = websocket
+        self.table = table
+        self.sub = sub
+        self.send_lock = asyncio.Lock()
+        self.full = True
+
+    async def send(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        async with self.send_lock:
+            await self.websocket.send_text(text)
+
+    async def pusher(self) -> None:
+        """Send the seat's view whenever the table changes (coalescing bursts)."""
+        sub = self.sub
+        while True:
+            await sub.wake.wait()
+            sub.wake.clear()
+            table = self.table
+            if (
+                not self.full
+                and sub.sent_version == table.version
+                and sub.sent_log == len(table.log)
+                and sub.sent_meta == table.meta
+            ):
+                continue
+            message = table.message(sub, full=self.full)
+            self.full = False
+            await self.send(message)
+
+
+@router.websocket("/t/{code}/ws")
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    app = websocket.app
+    service: TableService = app.state.service
+    settings: Settings = app.state.settings
+    sessions: Sessions = app.state.sessions
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=4403, reason="origine refusée")
+        return
+    try:
+        table = await service.get(code)
+    except TableError:
+        await websocket.close(code=4404, reason="table inconnue")
+        return
+    session = sessions.load(websocket)
+    entry = session.seat_at(code)
+    seat = table.seat_for_token(*entry) if entry is not None else None
+    await websocket.accept()
+    sub = service.subscribe(table, seat)
+    conn = Connection(websocket, table, sub)
+    sub.wake.set()  # first message: the full view
+    tasks = [
+        asyncio.create_task(conn.pusher()),
+        asyncio.create_task(heartbeat(conn, settings.heartbeat_seconds)),
+    ]
+    try:
+        await receive_loop(conn, service, seat)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        for task in tasks:
+            task.cancel()
+        service.unsubscribe(table, sub)
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def heartbeat(conn: Connection, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        await conn.send({"type": "ping"})
+
+
+async def receive_loop(conn: Connection, service: TableService, seat: int | None) -> None:
+    websocket = conn.websocket
+    timeout = max(30.0, service.settings.heartbeat_seconds * 3)
+    while True:
+        try:
+            text = await asyncio.wait_for(websocket.receive_text(), timeout)
+        except TimeoutError:
+            await websocket.close(code=4408, reason="plus de nouvelles")
+            return
+        except (KeyError, RuntimeError):  # a binary frame
+            await refuse(conn, None, "Message illisible.")
+            continue
+        if len(text) > MAX_MESSAGE:
+            await websocket.close(code=1009, reason="message trop long")
+            return
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError:
+            await refuse(conn, None, "Message illisible.")
+            continue
+        if not isinstance(message, dict) or message.get("type") not in CLIENT_TYPES:
+            await refuse(conn, None, "Message inconnu.")
+            continue
+        kind = message["type"]
+        if kind == "ping":
+            await conn.send({"type": "pong"})
+        elif kind == "sync":
+            conn.full = True
+            conn.sub.wake.set()
+        elif kind == "action":
+            await handle_action(conn, service, seat, message)
+
+
+async def refuse(conn: Connection, action_id: object, text: str) -> None:
+    await conn.send({"type": "refused", "id": action_id, "message": text})
+
+
+async def handle_action(
+    conn: Connection, service: TableService, seat: int | None, message: dict[str, Any]
+) -> None:
+    action_id = message.get("id")
+    if not isinstance(action_id, str) or not 0 < len(action_id) <= 64:
+        await refuse(conn, None, "Action sans identifiant.")
+        return
+    if seat is None:
+        await refuse(conn, action_id, "Vous regardez la partie : vous ne pouvez pas jouer.")
+        return
+    try:
+        version = await service.act(conn.table, seat, message.get("action"), action_id)
+    except IllegalAction as error:
+        await refuse(conn, action_id, error.reason)
+        conn.full = True  # the client may be out of date: resend everything
+        conn.sub.wake.set()
+        return
+    except TableError as error:
+        await refuse(conn, action_id, error.message)
+        return
+    await conn.send({"type": "ack", "id": action_id, "version": version})
