@@ -12,6 +12,29 @@ from collections.abc import Sequence
 from choux.games.chouine.cards import KING, QUEEN, SEVEN, TEN, card
 from choux.games.chouine.variants import Variant
 
+#: bit masks over the 32 cards: the king and queen of each suit, every brisque
+KQ_MASKS = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
+BRISQUE_MASK = sum(1 << c for c in range(32) if c & 7 >= TEN)
+QUEEN_BITS = sum(1 << card(QUEEN, s) for s in range(4))
+#: queen bits of the suits in a 4-bit mask of declared suits
+DECLARED_QUEENS = tuple(sum(1 << card(QUEEN, s) for s in range(4) if m >> s & 1) for m in range(16))
+
+
+def hand_mask(hand: Sequence[int]) -> int:
+    """The hand as a 32-bit set."""
+    mask = 0
+    for c in hand:
+        mask |= 1 << c
+    return mask
+
+
+def may_declare(mask: int, variant: Variant, declared_suits: int, brisque_used: bool) -> bool:
+    """Cheap test before `declarations`: a king-queen pair in an undeclared suit (every suit
+    combination holds one), or enough brisques for Cinquante, Quinte or Trente."""
+    if mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[declared_suits]:
+        return True
+    return not brisque_used and (mask & BRISQUE_MASK).bit_count() >= variant.brisque_combo.size
+
 
 def trick_winner(cards: Sequence[int], trump: int) -> int:
     """Index in the trick of its winner: the highest trump, else the highest of the led suit.
@@ -89,27 +112,28 @@ def declarations(
     brisque combination (Cinquante, Quinte, Trente) once per partie. A Chouine scores 0: it
     wins the partie.
     """
+    mask = hand_mask(hand)
+    combo_b = variant.brisque_combo
+    brisques_ok = not brisque_used and (mask & BRISQUE_MASK).bit_count() >= combo_b.size
+    pairs = [
+        s for s in range(4) if mask & KQ_MASKS[s] == KQ_MASKS[s] and not declared_suits >> s & 1
+    ]
+    if not pairs and not brisques_ok:
+        return []  # the common case, kept cheap for random playouts
     found: list[tuple[int, str, tuple[int, ...], int]] = []
-    held = set(hand)
-    for suit in range(4):
-        if declared_suits >> suit & 1:
-            continue
-        if card(KING, suit) not in held or card(QUEEN, suit) not in held:
-            continue
+    for suit in pairs:
         for combo in variant.suit_combos:
             cards = tuple(sorted(card(r, suit) for r in combo.ranks))
-            if all(c in held for c in cards):
+            if all(mask >> c & 1 for c in cards):
                 points = combo.trump_points if suit == trump else combo.points
                 found.extend((c, combo.kind, cards, points) for c in playable if c in cards)
-    combo_b = variant.brisque_combo
-    if not brisque_used:
+    if brisques_ok:
         brisques = sorted(c for c in hand if c & 7 >= TEN)
-        if len(brisques) >= combo_b.size:
-            for c in playable:
-                if c & 7 >= TEN:
-                    others = [b for b in brisques if b != c][: combo_b.size - 1]
-                    shown = tuple(sorted([c, *others]))
-                    found.append((c, combo_b.kind, shown, combo_b.points))
+        for c in playable:
+            if c & 7 >= TEN:
+                others = [b for b in brisques if b != c][: combo_b.size - 1]
+                shown = tuple(sorted([c, *others]))
+                found.append((c, combo_b.kind, shown, combo_b.points))
     return found
 
 

@@ -46,6 +46,7 @@ View keys (``view(seat)``, JSON-ready; seat None is a spectator)
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -85,6 +86,8 @@ from choux.games.chouine.rules import (
     declarations,
     drawing_order,
     first_dealer,
+    hand_mask,
+    may_declare,
     partie_winner,
     phase_two_legal_cards,
     trick_winner,
@@ -93,6 +96,21 @@ from choux.games.chouine.variants import DECLARATION_NAMES, Variant
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PAUSE_SECONDS = 6.0
+
+SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
+DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
+
+
+@functools.cache
+def play_event(seat: Seat, c: int) -> Event:
+    """Events are immutable: the common ones are built once (playouts create millions)."""
+    return Event("play", f"{{p{seat}}} joue {NAMES[c]}.", seat, {"card": CODES[c]})
+
+
+@functools.cache
+def trick_event(winner: Seat, gained: int) -> Event:
+    return Event("trick", f"{{p{winner}}} remporte le pli ({gained} points).", winner)
+
 
 Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
 
@@ -155,6 +173,7 @@ class ChouineState(State):
             hands[(self.dealer + 1 + i) % n].append(deck[i])
         for hand in hands:
             hand.sort()
+        self.masks = [hand_mask(h) for h in hands]
         turned = deck[size * n]
         self.hands = hands
         self.trump = turned >> 3
@@ -199,13 +218,19 @@ class ChouineState(State):
         actions: list[Action] = [PLAIN[c] for c in playable]
         for c, kind, _, _ in self.declarations_for(seat, playable):
             actions.append(Play(CODES[c], kind))
-        if can_exchange_seven(hand, self.trump, len(self.talon), self.n, self.variant.last_call):
+        if SEVENS[self.trump] in hand and can_exchange_seven(
+            hand, self.trump, len(self.talon), self.n, self.variant.last_call
+        ):
             actions.append(EXCHANGE)
         return actions
 
     def declarations_for(
         self, seat: Seat, playable: list[int]
     ) -> list[tuple[int, str, tuple[int, ...], int]]:
+        if not may_declare(
+            self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
+        ):
+            return []
         return declarations(
             self.hands[seat],
             playable,
@@ -259,6 +284,7 @@ class ChouineState(State):
         taken = self.talon[0]
         hand.remove(seven)
         hand.append(taken)
+        self.masks[seat] ^= (1 << seven) | (1 << taken)
         hand.sort()
         self.talon[0] = seven
         self.shown[seat].append(taken)
@@ -299,12 +325,13 @@ class ChouineState(State):
                 if c >> 3 != self.trump:
                     self.voids[seat] |= 1 << self.trump
         hand.remove(c)
+        self.masks[seat] ^= 1 << c
         shown = self.shown[seat]
         if c in shown:
             shown.remove(c)
         self.trick.append(c)
         self.trick_seats.append(seat)
-        events.append(Event("play", f"{{p{seat}}} joue {NAMES[c]}.", seat, {"card": CODES[c]}))
+        events.append(play_event(seat, c))
         if len(self.trick) < self.n:
             self.turn = (seat + 1) % self.n
             return events
@@ -345,22 +372,27 @@ class ChouineState(State):
         n = self.n
         trick = self.trick
         winner = self.trick_seats[trick_winner(trick, self.trump)]
-        gained = sum(POINTS[c] for c in trick)
+        gained = 0
+        for c in trick:
+            gained += POINTS[c]
         self.won[winner].extend(trick)
         self.card_points[winner] += gained
         self.tricks_won[winner] += 1
         self.last_trick = (tuple(self.trick_seats), tuple(trick), winner)
         self.trick = []
         self.trick_seats = []
-        events.append(Event("trick", f"{{p{winner}}} remporte le pli ({gained} points).", winner))
+        events.append(trick_event(winner, gained))
         if self.chouines:
             return self._end_partie(events, chouine_winner(self.chouines, self.trump), None)
         talon = self.talon
         if len(talon) >= n:
             for s in drawing_order(winner, n):
-                self.hands[s].append(talon.pop())
-                self.hands[s].sort()
-            events.append(Event("draw", "Chacun pioche dans le talon.", winner))
+                hand = self.hands[s]
+                drawn = talon.pop()
+                hand.append(drawn)
+                hand.sort()
+                self.masks[s] |= 1 << drawn
+            events.append(DRAW_EVENT)
             if not talon:
                 events.append(
                     Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
@@ -569,6 +601,7 @@ class ChouineState(State):
         new.rng = copy_rng(self.rng)
         new.chance = list(self.chance)
         new.hands = [h[:] for h in self.hands]
+        new.masks = self.masks[:]
         new.talon = self.talon[:]
         new.trick = self.trick[:]
         new.trick_seats = self.trick_seats[:]
@@ -612,6 +645,7 @@ class ChouineState(State):
                 pool.remove(c)
             new.hands[s] = sorted([*shown, *chosen])
         new.talon = [self.talon[0], *pool] if self.talon else []
+        new.masks = [hand_mask(h) for h in new.hands]
         return new
 
     # ------------------------------------------------------------------ snapshot, invariants
@@ -665,6 +699,7 @@ class ChouineState(State):
             cards.extend(self.hands[s])
             cards.extend(self.won[s])
             assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
+            assert self.masks[s] == hand_mask(self.hands[s]), "hand mask out of date"
         assert sorted(cards) == list(DECK), "a card was created or lost"
         assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
         if self.stage == PLAY:
