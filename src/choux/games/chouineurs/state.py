@@ -297,8 +297,10 @@ class ChouineursState(State):
         leader: int,
         bets_left: list[int] | None = None,
         scores: list[int] | None = None,
+        tricks_won: list[int] | None = None,
     ) -> None:
-        """Test automation: replace the deal of the current round with exact faces."""
+        """Test automation: replace the deal of the current round with exact faces. Short
+        hands stand for a round already under way (7 − cards tricks played)."""
         self.hands = [list(h) for h in hands]
         self.reserve = list(reserve)
         self.round_leader = leader
@@ -309,6 +311,9 @@ class ChouineursState(State):
         if self.round == 0:
             self.round = 1
         self._open_round()
+        self.trick_no = HAND_SIZE - len(self.hands[0])
+        if tricks_won is not None:
+            self.tricks_won = list(tricks_won)
 
     # ------------------------------------------------------------------ contract
 

@@ -1,0 +1,112 @@
+"""The rules as pure functions, one test per rule of shared/rules/chouineurs.md."""
+
+from __future__ import annotations
+
+from choux.games.chouineurs.automation import faces
+from choux.games.chouineurs.deck import BET_INDEX, BLUE, RED
+from choux.games.chouineurs.rules import (
+    NO_COLOUR,
+    bet_points,
+    crybabies,
+    final_ranks,
+    legal_cards,
+    must_follow,
+    round_leader,
+    score_round,
+    trick_winner,
+)
+
+
+def test_leader_may_play_any_card() -> None:
+    hand = faces(["bleu3", "rouge9", "jaune2", "noir1"])
+    assert legal_cards(hand, NO_COLOUR) == hand
+
+
+def test_following_colour_is_compulsory() -> None:
+    hand = faces(["bleu3", "rouge9", "jaune2"])
+    assert legal_cards(hand, BLUE) == hand[:1]
+    assert must_follow(hand, BLUE, hand[1])
+
+
+def test_black_card_allowed_anyway() -> None:
+    hand = faces(["bleu3", "rouge9", "noir1"])
+    assert legal_cards(hand, BLUE) == [hand[0], hand[2]]
+    assert not must_follow(hand, BLUE, hand[2])
+
+
+def test_any_card_when_void_in_led_colour() -> None:
+    hand = faces(["bleu3", "jaune2", "noir1"])
+    assert legal_cards(hand, RED) == hand
+
+
+def test_winner_order_black_beats_yellow_beats_led_colour() -> None:
+    assert trick_winner(faces(["bleu15", "jaune1", "noir1"])) == 2
+    assert trick_winner(faces(["bleu15", "jaune1", "bleu14"])) == 1
+    assert trick_winner(faces(["bleu12", "bleu14", "bleu13"])) == 1
+
+
+def test_highest_black_wins_among_blacks() -> None:
+    assert trick_winner(faces(["noir2", "noir5", "noir4"])) == 1
+
+
+def test_other_colour_never_wins() -> None:
+    assert trick_winner(faces(["bleu2", "rouge15", "rouge14"])) == 0
+
+
+def test_identical_ends_first_played_wins() -> None:
+    assert trick_winner(faces(["bleu4", "noir5", "noir5"])) == 1
+    assert trick_winner(faces(["bleu15", "bleu15", "rouge3"])) == 0
+
+
+def test_crybaby_plays_lowest_number_whatever_colour() -> None:
+    assert crybabies(faces(["bleu9", "rouge2", "jaune3"])) == [1]
+
+
+def test_crybaby_ties_all_cry() -> None:
+    assert crybabies(faces(["bleu1", "rouge8", "noir1", "jaune1"])) == [0, 2, 3]
+
+
+def test_crybaby_who_also_wins() -> None:
+    trick = faces(["bleu4", "rouge9", "noir1"])
+    assert trick_winner(trick) == 2
+    assert crybabies(trick) == [2]
+
+
+def test_bet_hit_scores_its_points_and_card_is_spent() -> None:
+    assert score_round(BET_INDEX["vert"], 1, 0) == (8, True)
+    assert score_round(BET_INDEX["orange"], 0, 0) == (8, True)
+
+
+def test_bet_missed_scores_nothing_and_card_returns() -> None:
+    assert score_round(BET_INDEX["rouge"], 0, 0) == (0, False)
+    assert score_round(BET_INDEX["orange"], 2, 0) == (0, False)
+
+
+def test_violet_counts_four_or_more_tricks() -> None:
+    violet = BET_INDEX["violet"]
+    assert [bet_points(violet, k) for k in range(8)] == [0, 0, 0, 5, 10, 10, 10, 10]
+
+
+def test_tokens_score_one_point_each_whatever_the_bet() -> None:
+    assert score_round(BET_INDEX["bleu"], 0, 3) == (3, False)
+    assert score_round(BET_INDEX["bleu"], 3, 2) == (11, True)
+
+
+def test_player_without_bet_card_scores_only_tokens() -> None:
+    assert score_round(-1, 4, 2) == (2, False)
+
+
+def test_round_leader_is_highest_score() -> None:
+    assert round_leader([3, 12, 7, 5], previous=0) == 1
+
+
+def test_round_leader_tie_goes_to_first_after_previous_leader() -> None:
+    assert round_leader([10, 4, 10, 10], previous=2) == 3
+    assert round_leader([10, 4, 10, 10], previous=3) == 0
+    assert round_leader([10, 10, 3], previous=0) == 1
+
+
+def test_last_round_tie_breaks_most_points_then_last_round_then_shared() -> None:
+    assert final_ranks([20, 25, 18], [5, 2, 9]) == (2, 1, 3)
+    assert final_ranks([25, 25, 18], [5, 9, 9]) == (2, 1, 3)
+    assert final_ranks([25, 25, 18], [9, 9, 0]) == (1, 1, 3)
