@@ -314,15 +314,17 @@ def test_perfect_tie_is_a_shared_victory() -> None:
     assert outcome is not None and outcome.scores == (13, 13, 0)
     # seat 0 scored 3 in the last round, seat 1 none: seat 0 wins
     assert outcome.ranks == (1, 2, 3)
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 10, 0])
+    # seat 0: orange with 1 trick -> 3; seat 1: vert with 0 trick -> 2, plus the only
+    # reserve card as a token -> 3: same total, same last round: shared victory
+    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=1, scores=[10, 10, 0])
     state.round = 4
     prepare_all(state, ["orange", "vert", "violet"])
-    state.tricks_won = [0, 0, 0]
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
     outcome = state.outcome()
-    assert outcome is not None
-    assert outcome.scores[0] == 13 and outcome.scores[1] == 12
+    assert outcome is not None and outcome.scores == (13, 13, 0)
+    assert outcome.ranks == (1, 1, 3) and outcome.winners == (0, 1)
+    assert "partagée" in outcome.reason
 
 
 def test_cards_are_identified_by_id_with_both_ends() -> None:

@@ -27,8 +27,9 @@ View keys (`view(seat)`, seat None = spectator), stable for the web UI:
   ``turn``: seat to play a card (None outside ``jeu``).
 - ``trick``: cards of the current trick in play order, ``{"seat", "card", "end":
   {"colour", "value"}}``; ``led_colour``: colour name or None.
-- ``last_trick``: the trick just finished, ``{"cards": [{"seat", "end"}], "winner": seat,
-  "crybabies": [seats]}`` or None.
+- ``last_trick``: the trick just finished (at the start of a round: the previous round's
+  last trick), ``{"cards": [{"seat", "end"}], "winner": seat, "crybabies": [seats]}`` or
+  None. It names no card code: only the ends that were played.
 - ``crybaby``: during ``chouine``, ``{"seat": who chooses now, "waiting": [seats after]}``,
   else None.
 - ``scores``: total points per seat; ``sheet``: one entry per finished round, ``{"round",
@@ -131,18 +132,21 @@ NEXT_ACTOR = {n: tuple(((s + 1) % n,) for s in range(n)) for n in range(1, MAX_P
 # Events are immutable: the frequent ones are built once.
 PLAY_EVENTS = tuple(
     tuple(
-        Event("play", f"{{p{s}}} joue {end_text(f)}.", s, {"end": end_json(f)})
+        Event(
+            "play",
+            f"{{p{s}}} : {end_text(f)}.",
+            s,
+            {"card": CARD_CODES[f >> 1], "end": end_json(f)},
+        )
         for f in range(2 * CARD_COUNT)
     )
     for s in _SEATS
 )
-READY_EVENTS = tuple(
-    Event("ready", f"{{p{s}}} a choisi son orientation et son pari.", s) for s in _SEATS
-)
-TRICK_EVENTS = tuple(Event("trick", f"{{p{s}}} remporte le pli.", s) for s in _SEATS)
-TOKEN_EVENTS = tuple(Event("token", f"{{p{s}}} pleure pour 1 point.", s) for s in _SEATS)
+READY_EVENTS = tuple(Event("ready", f"Choix fait : {{p{s}}}.", s) for s in _SEATS)
+TRICK_EVENTS = tuple(Event("trick", f"Pli pour {{p{s}}}.", s) for s in _SEATS)
+TOKEN_EVENTS = tuple(Event("token", f"Chouinerie : 1 point pour {{p{s}}}.", s) for s in _SEATS)
 TURN_EVENTS = tuple(
-    Event("turn", f"{{p{s}}} pleure sur sa main et retourne une carte.", s) for s in _SEATS
+    Event("turn", f"Chouinerie : une carte retournée dans la main de {{p{s}}}.", s) for s in _SEATS
 )
 _CRYBABY_EVENTS: dict[tuple[int, ...], Event] = {}
 
@@ -151,7 +155,8 @@ def _crybaby_event(seats: tuple[int, ...]) -> Event:
     event = _CRYBABY_EVENTS.get(seats)
     if event is None:
         names = ", ".join(f"{{p{s}}}" for s in seats)
-        event = Event("crybaby", f"Chouineur : {names}.", seats[0], {"seats": list(seats)})
+        title = "Chouineurs" if len(seats) > 1 else "Chouineur"
+        event = Event("crybaby", f"{title} : {names}.", seats[0], {"seats": list(seats)})
         _CRYBABY_EVENTS[seats] = event
     return event
 
@@ -284,8 +289,7 @@ class ChouineursState(State):
         self.trick = []
         self.trick_seats = []
         self.trick_no = 0
-        self.last_trick = None
-        self.cry_queue = []
+        self.cry_queue = []  # last_trick stays: the previous round's last trick, for the UI
         self.phase = CHOOSING
         self.leader = self.round_leader
         self._actors = tuple(range(n))
@@ -401,7 +405,7 @@ class ChouineursState(State):
             events.append(
                 Event(
                     "lead_wait",
-                    f"Tout le monde a choisi : {{p{self.leader}}} entame le premier pli.",
+                    f"Tout le monde a choisi : à {{p{self.leader}}} d'entamer le premier pli.",
                     self.leader,
                 )
             )
@@ -566,7 +570,7 @@ class ChouineursState(State):
         events.append(
             Event(
                 "round",
-                f"Manche {self.round} : {{p{self.round_leader}}} entamera. Choisissez "
+                f"Manche {self.round} : à {{p{self.round_leader}}} d'entamer. Choisissez "
                 "orientation et pari.",
                 self.round_leader,
             )

@@ -33,14 +33,17 @@ def render(view: dict[str, Any]) -> str:
         bet = view["bets"][seat]
         orientation = view["orientations"][seat]
         if view["revealed"]:
-            told = f"pari {bet or 'aucun'}, main {orientation}"
+            told = f"pari {bet or 'aucun'} ({orientation})"
         else:
             told = "a choisi" if view["ready"][seat] else "réfléchit"
+        tricks = view["tricks_won"][seat]
         lines.append(
-            f"  {_seat(view, seat):9} {view['scores'][seat]:3} pts | plis {view['tricks_won'][seat]}"
-            f" | jetons {view['tokens'][seat]} | cartes {view['hand_counts'][seat]}"
-            f" | {told} | paris restants : {', '.join(view['bets_left'][seat]) or 'aucun'}"
+            f"  {_seat(view, seat):9} {view['scores'][seat]:3} pts · {tricks} pli"
+            f"{'s' if tricks > 1 else ''} · {view['tokens'][seat]} jeton(s) · "
+            f"{view['hand_counts'][seat]} carte(s) · {told}"
         )
+        left = ", ".join(view["bets_left"][seat]) or "aucun"
+        lines.append(f"{'':16}paris restants : {left}")
     choice = view.get("my_choice")
     if choice:
         lines.append(f"Votre choix secret : main {choice['orientation']}, pari {choice['bet']}")
@@ -48,9 +51,8 @@ def render(view: dict[str, Any]) -> str:
     if last:
         cards = ", ".join(f"{_seat(view, c['seat'])} {_end(c['end'])}" for c in last["cards"])
         cry = ", ".join(_seat(view, s) for s in last["crybabies"])
-        lines.append(
-            f"Dernier pli : {cards} → gagné par {_seat(view, last['winner'])}, chouineur : {cry}"
-        )
+        lines.append(f"Dernier pli : {cards}")
+        lines.append(f"  → gagné par {_seat(view, last['winner'])} ; chouineur : {cry}")
     if view["trick"]:
         cards = ", ".join(f"{_seat(view, c['seat'])} {_end(c['end'])}" for c in view["trick"])
         lines.append(f"Pli en cours (couleur demandée : {view['led_colour']}) : {cards}")
