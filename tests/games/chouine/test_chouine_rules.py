@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from choux.engine import IllegalAction, WindowClosed
@@ -106,8 +108,9 @@ def test_dealers_opponent_leads_the_first_trick() -> None:
 
 
 def test_dealer_alternates_each_partie() -> None:
-    from choux.ai.random import RandomBot
     import random
+
+    from choux.ai.random import RandomBot
 
     state = new(seed=9)
     bots = [RandomBot(random.Random(s)) for s in range(2)]
@@ -121,7 +124,7 @@ def test_dealer_alternates_each_partie() -> None:
         if state.stage == "between":
             state.apply_timeout()
             dealers.append(state.dealer)
-    assert all(a != b for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(dealers))
 
 
 # --------------------------------------------------------------------------- phase 1

@@ -1,0 +1,125 @@
+"""What each seat may see: hands, talon, tricks, scores; determinize; the terminal text."""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from importlib import resources
+
+from choux.games.chouine import GAME, ChouineState
+from choux.games.chouine.actions import Play
+from choux.games.chouine.cards import CODES, parse
+from choux.games.chouine.testing import arrange
+
+
+def tokens(view: object) -> set[str]:
+    return set(json.dumps(view).replace('"', " ").replace(",", " ").split())
+
+
+def test_view_hides_other_hands_and_the_talon_order() -> None:
+    state = GAME.new(2, 3)
+    assert isinstance(state, ChouineState)
+    view = state.view(0)
+    hidden = {CODES[c] for c in [*state.hands[1], *state.talon[1:]]}
+    assert not hidden & tokens(view)
+    assert view["talon"] == 22 and view["turned_up"] == CODES[state.talon[0]]
+    assert view["hand"] == [CODES[c] for c in state.hands[0]]
+    assert view["hand_sizes"] == [5, 5]
+    spectator = state.view(None)
+    assert spectator["hand"] == [] and spectator["legal"] == []
+    assert not {CODES[c] for h in state.hands for c in h} & tokens(spectator)
+
+
+def test_view_legal_actions_only_for_the_seat_to_play() -> None:
+    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    assert len(state.view(0)["legal"]) == 5
+    assert state.view(1)["legal"] == []
+    assert state.view(0)["legal"][0]["label"].startswith("Jouer ")
+
+
+def test_player_sees_the_last_trick_and_own_won_tricks_only() -> None:
+    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state.apply(0, Play("7S"))
+    state.apply(1, Play("AS"))
+    for seat in (0, 1):
+        last = state.view(seat)["last_trick"]
+        assert last == {
+            "cards": [{"seat": 0, "card": "7S"}, {"seat": 1, "card": "AS"}],
+            "winner": 1,
+        }
+    assert state.view(0)["won_cards"] == []
+    assert sorted(state.view(1)["won_cards"]) == ["7S", "AS"]
+    assert state.view(0)["tricks_won"] == [0, 1]
+
+
+def test_scores_hidden_unless_scores_visibles() -> None:
+    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state.apply(0, Play("7S"))
+    state.apply(1, Play("AS"))
+    assert state.view(0)["points"] == [0, None]
+    assert state.view(1)["points"] == [None, 11]
+    assert state.view(None)["points"] == [None, None]
+    visible = arrange(
+        ["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", options={"scores_visibles": True}
+    )
+    visible.apply(0, Play("7S"))
+    visible.apply(1, Play("AS"))
+    assert visible.view(0)["points"] == [0, 11]
+
+
+def test_declarations_are_public_in_every_view() -> None:
+    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    state.apply(0, Play("KH", "mariage"))
+    for seat in (None, 0, 1):
+        view = state.view(seat)
+        assert view["declarations"][0]["cards"] == ["QH", "KH"]
+        assert view["declared_points"] == [20, 0]
+
+
+def test_secrets_are_the_unseen_cards() -> None:
+    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC", talon="8C 9C")
+    assert state.secrets(0) == {"AS", "8D", "9D", "JD", "7C", "8C", "9C"}
+    assert "KC" not in state.secrets(None)
+
+
+def test_determinize_redeals_only_what_the_seat_cannot_know() -> None:
+    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD TH"], turned_up="KC")
+    state.apply(0, Play("KH", "mariage"))  # the queen of hearts is now known
+    state.apply(1, Play("AS"))
+    for seed in range(20):
+        sample = state.determinize(0, random.Random(seed))
+        assert sample.hands[0] == state.hands[0]
+        assert parse("QH") in sample.hands[0]
+        assert sample.talon[0] == state.talon[0]
+        assert sample.view(0) == state.view(0)
+        sample.check_invariants()
+        other = state.determinize(1, random.Random(seed))
+        assert parse("QH") in other.hands[0]  # shown by the declaration
+
+
+def test_determinize_respects_known_voids() -> None:
+    state = arrange(["AS TS 8C", "7H 8H 9D"], trump="D", talon="")
+    state.apply(0, Play("AS"))
+    state.apply(1, Play("9D"))  # no spade: void in spades
+    for seed in range(20):
+        sample = state.determinize(0, random.Random(seed))
+        assert all(c >> 3 != 0 for c in sample.hands[1])
+
+
+def test_render_text_in_french() -> None:
+    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    text = GAME.render_text(state.view(0))
+    for expected in ("Atout", "trèfle", "talon", "Votre main", "R♥", "Points"):
+        assert expected in text
+
+
+def test_rules_page_has_four_suits_of_rule_cards() -> None:
+    page = resources.files("choux.games.chouine") / "page.toml"
+    data = tomllib.loads(page.read_text(encoding="utf-8"))
+    assert data["title"] == "La Chouine"
+    assert len(data["sections"]) == 4
+    assert {s["suit"] for s in data["sections"]} == {"♠", "♥", "♦", "♣"}
+    for section in data["sections"]:
+        assert len(section["cards"]) >= 2
+        assert all(card["title"] and card["text"] for card in section["cards"])
