@@ -104,7 +104,9 @@ def render_text(view: dict[str, JSON]) -> str:
     n = int(view["players"])
 
     def who(s: Any) -> str:
-        return "vous" if s == seat else f"joueur {int(s) + 1}"
+        if s == seat:
+            return "vous"
+        return "l'adversaire" if n == 2 and seat is not None else f"joueur {int(s) + 1}"
 
     lines = [
         f"{view['preset_title']} — donne {view['deal_number']}, manche {view['manche_number']}"

@@ -104,12 +104,17 @@ DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abo
 @functools.cache
 def play_event(seat: Seat, c: int) -> Event:
     """Events are immutable: the common ones are built once (playouts create millions)."""
-    return Event("play", f"{{p{seat}}} joue {NAMES[c]}.", seat, {"card": CODES[c]})
+    return Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]})
 
 
 @functools.cache
 def trick_event(winner: Seat, gained: int) -> Event:
-    return Event("trick", f"{{p{winner}}} remporte le pli ({gained} points).", winner)
+    return Event("trick", f"{{p{winner}}} : pli remporté ({gained} points).", winner)
+
+
+def _of(name: str) -> str:
+    """French "de" before a combination's name: "d'un mariage", "de la Chouine"."""
+    return "d'" + name if name.startswith("un") else "de " + name
 
 
 Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
@@ -291,7 +296,7 @@ class ChouineState(State):
         return [
             Event(
                 "exchange",
-                f"{{p{seat}}} échange le sept d'atout contre la retourne, {NAMES[taken]}.",
+                f"{{p{seat}}} : échange du sept d'atout contre la retourne, {NAMES[taken]}.",
                 seat,
                 {"taken": CODES[taken], "given": CODES[seven]},
             )
@@ -362,9 +367,9 @@ class ChouineState(State):
         where = "" if brisque else f" à {SUIT_NAMES[suit]}"
         if kind == "chouine":
             self.chouines.append((seat, suit))
-            text = f"{{p{seat}}} annonce {name}{where} !"
+            text = f"{{p{seat}}} : annonce {_of(name)}{where} !"
         else:
-            text = f"{{p{seat}}} annonce {name}{where} : {points} points."
+            text = f"{{p{seat}}} : annonce {_of(name)}{where}, {points} points."
         data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
         return Event("declare", text, seat, data)
 
@@ -399,7 +404,7 @@ class ChouineState(State):
                 )
             elif self.variant.last_call and len(talon) == 2 and n == 2:
                 self.au_sept = True
-                events.append(Event("au_sept", f"{{p{winner}}} annonce « au sept » !", winner))
+                events.append(Event("au_sept", f"{{p{winner}}} : « Au sept ! »", winner))
             elif len(talon) < n:
                 events.append(
                     Event("phase", "Plus assez de cartes pour piocher : fin de la pioche.")
@@ -423,13 +428,13 @@ class ChouineState(State):
         ]
         winner = chouine if chouine is not None else partie_winner(totals)
         if last_winner is not None:
-            events.append(Event("dix_de_der", f"Dix de der pour {{p{last_winner}}}.", last_winner))
+            events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
         if chouine is not None:
-            text = f"Chouine ! {{p{chouine}}} gagne la partie."
+            text = f"Chouine ! {{p{chouine}}} : partie gagnée."
         elif winner is None:
             text = "Égalité : la partie est rejouée."
         else:
-            text = f"{{p{winner}}} gagne la partie avec {totals[winner]} points."
+            text = f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
         self.last_result = {
             "totals": totals,
             "card_points": list(self.card_points),
@@ -451,11 +456,11 @@ class ChouineState(State):
             return events
         self.manche_wins[manche] += 1
         score = "–".join(str(w) for w in self.partie_wins)
-        events.append(Event("manche", f"{{p{manche}}} gagne la manche ({score}).", manche))
+        events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
         if self.manche_wins[manche] >= self.manches_to_win:
             self.stage = OVER
             self.final = self._final_outcome()
-            events.append(Event("match", f"{{p{manche}}} gagne le match.", manche))
+            events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
         else:
             self.partie_wins = [0] * n
             self.decided = 0
@@ -496,7 +501,7 @@ class ChouineState(State):
         self._start_partie()
         turned = self.talon[0]
         text = (
-            f"Nouvelle donne : {{p{self.dealer}}} distribue ; la retourne est {NAMES[turned]}, "
+            f"Nouvelle donne, donneur {{p{self.dealer}}} : la retourne est {NAMES[turned]}, "
             f"atout {SUIT_NAMES[self.trump]}."
         )
         return [Event("deal", text, self.dealer, {"turned_up": CODES[turned]})]
