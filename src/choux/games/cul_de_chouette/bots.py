@@ -1,0 +1,299 @@
+"""Bots for Cul de Chouette: expected values for the choices, reaction delays for races.
+
+Three levels: "easy" (slow, shouts the wrong cry now and then, bets on a whim), "medium",
+"hard" (quick, never errs, picks the best expected value). "random" is the baseline.
+Each decision comes with the delay a person would take, for the table service.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+
+from choux.ai.random import RandomBot
+from choux.engine.base import Action, BotFactory, BotMove, Seat, State
+from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.actions import (
+    AnnounceTotal,
+    BetChallenge,
+    BetFace,
+    BetTotal,
+    BuyCul,
+    ChallengeGrelottine,
+    ChallengeSoufflette,
+    CivetBet,
+    DeclareBevue,
+    EnterDice,
+    PasseGrelot,
+    Roll,
+    Shout,
+    Sip,
+    UseBoucliette,
+)
+from choux.games.cul_de_chouette.windows import RACE_CRY
+
+ALL_ROLLS = tuple(product(range(1, 7), repeat=3))
+
+
+@cache
+def probability(name: str) -> float:
+    """Chance that one roll of three dice holds a combination (Sirop-Grelot: with the sip)."""
+    if name == C.SIROP_GRELOT:
+        pair = sum(1 for d in ALL_ROLLS if C.odd_die(d) is not None) / 216
+        return probability(C.CUL_DE_CHOUETTE) + pair / 6
+    if name == C.CUL_SIROTAGE:
+        return probability(C.SIROP_GRELOT)
+    return sum(1 for d in ALL_ROLLS if C.has_combination(d, name)) / 216
+
+
+@cache
+def total_probability(total: int) -> float:
+    return sum(1 for d in ALL_ROLLS if sum(d) == total) / 216
+
+
+@cache
+def soufflette_success() -> float:
+    """Chance to make 421 again within three throws, keeping 4, 2 and 1."""
+
+    def chance(kept: frozenset[int], throws: int) -> float:
+        if len(kept) == 3:
+            return 1.0
+        if throws == 0:
+            return 0.0
+        missing = 3 - len(kept)
+        total = 0.0
+        for roll in product(range(1, 7), repeat=missing):
+            new = kept | ({4, 2, 1} & set(roll))
+            total += chance(frozenset(new), throws - 1)
+        return float(total / 6**missing)
+
+    return chance(frozenset(), 3)
+
+
+def cul_value(chouettes: tuple[int, int]) -> float:
+    """Expected points of the Cul for whoever rolls it, given the two Chouettes."""
+    total = 0.0
+    for die in range(1, 7):
+        name, points, value = C.read_roll((*chouettes, die))
+        if name == C.CHOUETTE_VELUTE:
+            points = C.chouette_velute_points(value) // 2
+        total += points
+    return total / 6
+
+
+@dataclass(frozen=True)
+class Level:
+    reaction: float  # seconds before shouting in a race
+    think: float  # seconds before a decision
+    error: float  # chance of shouting the wrong cry
+    whim: float  # chance of a side bet or a purchase made on a whim
+    greed: float  # minimum expected gain before buying or challenging
+
+
+LEVELS = {
+    "easy": Level(reaction=1.5, think=1.5, error=0.12, whim=0.25, greed=10.0),
+    "medium": Level(reaction=0.8, think=1.0, error=0.03, whim=0.1, greed=5.0),
+    "hard": Level(reaction=0.3, think=0.6, error=0.0, whim=0.0, greed=0.0),
+}
+
+
+class ChouetteBot:
+    """A bot of one level. Returns None to let a window pass."""
+
+    def __init__(self, rng: random.Random, level: Level) -> None:
+        self.rng = rng
+        self.level = level
+
+    def delay(self, base: float) -> float:
+        return round(base * (0.7 + 0.6 * self.rng.random()), 3)
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        legal = state.legal_actions(seat)
+        if not legal or isinstance(legal[0], DeclareBevue):
+            return None
+        view = state.view(None)
+        kinds: dict[type[Action], list[Action]] = {}
+        for action in legal:
+            kinds.setdefault(type(action), []).append(action)
+        if Shout in kinds:
+            return self.shout(view, kinds[Shout])
+        if UseBoucliette in kinds or PasseGrelot in kinds:
+            move = self.defend(view, seat, kinds)
+            if move is not None:
+                return move
+        if CivetBet in kinds:
+            return self.civet(view, seat, kinds)
+        if Sip in kinds:
+            return BotMove(Sip(self.sip(view, seat)), self.delay(self.level.think))
+        if ChallengeSoufflette in kinds:
+            return self.soufflette(view, kinds[ChallengeSoufflette])
+        if ChallengeGrelottine in kinds:
+            return self.grelottine(view, seat, kinds[ChallengeGrelottine])
+        if AnnounceTotal in kinds:
+            return self.announce(view, kinds[AnnounceTotal])
+        if BuyCul in kinds:
+            return self.buy(view, seat)
+        if BetFace in kinds or BetTotal in kinds or BetChallenge in kinds:
+            return self.side_bet(view, seat, kinds)
+        if Roll in kinds:
+            return BotMove(kinds[Roll][0], self.roll_delay(view))
+        if EnterDice in kinds:
+            return BotMove(self.rng.choice(kinds[EnterDice]), self.roll_delay(view))
+        return None
+
+    def roll_delay(self, view: dict[str, object]) -> float:
+        # leave the others time to buy or bet before rolling on
+        wait = 2.0 if view["windows"] else 0.5
+        return self.delay(wait + self.level.think / 2)
+
+    # ---------------------------------------------------------------- races
+
+    def shout(self, view: dict[str, object], shouts: list[Action]) -> BotMove:
+        race = view["race"]
+        assert isinstance(race, dict)
+        right = Shout(RACE_CRY[race["kind"]])
+        wrong = [s for s in shouts if s != right]
+        if wrong and self.rng.random() < self.level.error:
+            return BotMove(self.rng.choice(wrong), self.delay(self.level.reaction * 0.8))
+        return BotMove(right, self.delay(self.level.reaction))
+
+    # ---------------------------------------------------------------- decisions
+
+    def sip(self, view: dict[str, object], seat: Seat) -> bool:
+        sirotage = view["sirotage"]
+        assert isinstance(sirotage, dict)
+        v = sirotage["value"]
+        score = self._score(view, seat)
+        target = view["target"]
+        assert isinstance(target, int)
+        if score + v * v >= target:
+            return False
+        if score + C.cul_de_chouette_points(v) >= target and self.level.error == 0:
+            return True
+        if self.level.whim > 0.2:
+            return self.rng.random() < 0.5
+        keep = int(v) * int(v)
+        sip = C.cul_de_chouette_points(int(v)) / 6 - 5 * keep / 6
+        return bool(sip > keep)
+
+    def civet(
+        self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
+    ) -> BotMove:
+        score = self._score(view, seat)
+        best = max(C.CIVET_COMBINATIONS, key=probability)
+        if self.level.whim > 0.2:
+            best = self.rng.choice(C.CIVET_COMBINATIONS)
+        edge = 2 * probability(best) - 1
+        stake = max(1, min(C.CIVET_MAX, score, int(score * max(edge, 0.02))))
+        return BotMove(CivetBet(best, stake), self.delay(self.level.think))
+
+    def buy(self, view: dict[str, object], seat: Seat) -> BotMove | None:
+        chouettes = view["chouettes"]
+        assert isinstance(chouettes, list)
+        room = int(view["cap"]) - self._score(view, seat)  # type: ignore[call-overload]
+        value = min(cul_value((chouettes[0], chouettes[1])), max(room, 0))
+        if value - C.PURCHASE_PRICE > self.level.greed or self.rng.random() < self.level.whim / 4:
+            return BotMove(BuyCul(), self.delay(self.level.reaction))
+        return None
+
+    def side_bet(
+        self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
+    ) -> BotMove | None:
+        if self.rng.random() > 0.3 + self.level.whim:
+            return None
+        if BetTotal in kinds:
+            return BotMove(BetTotal(self.rng.choice((10, 11))), self.delay(self.level.think))
+        if BetChallenge in kinds:
+            challenge = view["challenge"]
+            assert isinstance(challenge, dict)
+            made = probability(challenge["combination"]) > 0.5
+            return BotMove(BetChallenge(made), self.delay(self.level.think))
+        return BotMove(self.rng.choice(kinds[BetFace]), self.delay(self.level.think))
+
+    def soufflette(self, view: dict[str, object], targets: list[Action]) -> BotMove:
+        sheets = view["sheets"]
+        assert isinstance(sheets, list)
+
+        def score(action: Action) -> int:
+            assert isinstance(action, ChallengeSoufflette)
+            return int(sheets[action.target]["score"])
+
+        choice = max(targets, key=score) if self.level.whim < 0.2 else self.rng.choice(targets)
+        return BotMove(choice, self.delay(self.level.think))
+
+    def grelottine(
+        self, view: dict[str, object], seat: Seat, options: list[Action]
+    ) -> BotMove | None:
+        best: Action | None = None
+        best_value = float(self.level.greed) / 4
+        for action in options:
+            assert isinstance(action, ChallengeGrelottine)
+            value = action.stake * (1 - 2 * probability(action.combination))
+            if value > best_value:
+                best, best_value = action, value
+        if best is None:
+            return None
+        if self.level.whim > 0.2:
+            best = self.rng.choice(options)
+        return BotMove(best, self.delay(self.level.reaction))
+
+    def defend(
+        self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
+    ) -> BotMove | None:
+        challenge = view["challenge"]
+        assert isinstance(challenge, dict)
+        if challenge["target"] != seat:
+            return None
+        if PasseGrelot in kinds:
+            sheets = view["sheets"]
+            assert isinstance(sheets, list)
+
+            def score(action: Action) -> int:
+                assert isinstance(action, PasseGrelot)
+                return int(sheets[action.target]["score"])
+
+            return BotMove(max(kinds[PasseGrelot], key=score), self.delay(self.level.reaction))
+        if UseBoucliette not in kinds:
+            return None
+        if challenge["kind"] == "soufflette":
+            p = soufflette_success()
+            value = p * 40 - (1 - p) * C.SOUFFLETTE_FAIL
+        else:
+            p = probability(challenge["combination"])
+            value = challenge["stake"] * (2 * p - 1)
+        if value < -self.level.greed - 5:
+            return BotMove(UseBoucliette(), self.delay(self.level.reaction))
+        return None
+
+    def announce(self, view: dict[str, object], options: list[Action]) -> BotMove:
+        if self.level.whim > 0.2 and self.rng.random() < self.level.error:
+            return BotMove(self.rng.choice(options), self.delay(self.level.think))
+
+        def chance(action: Action) -> float:
+            assert isinstance(action, AnnounceTotal)
+            return total_probability(action.total)
+
+        return BotMove(max(options, key=chance), self.delay(self.level.think))
+
+    @staticmethod
+    def _score(view: dict[str, object], seat: Seat) -> int:
+        sheets = view["sheets"]
+        assert isinstance(sheets, list)
+        return int(sheets[seat]["score"])
+
+
+def _level(name: str) -> BotFactory:
+    def make(rng: random.Random) -> ChouetteBot:
+        return ChouetteBot(rng, LEVELS[name])
+
+    return make
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "easy": _level("easy"),
+    "medium": _level("medium"),
+    "hard": _level("hard"),
+}

@@ -1,0 +1,196 @@
+"""Reading three dice: the combination's French name and the points it gives the roller.
+
+Every number a designer might tune (points, stakes, percentages, delays) lives here, as
+data, so that the rules modules only hold logic.
+
+>>> read_roll((6, 6, 6))
+Reading(name='Pélican', points=172, value=6)
+>>> read_roll((3, 2, 1)).points
+18
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+# --------------------------------------------------------------------------- names
+
+CUL_DE_CHOUETTE = "Cul de Chouette"
+PELICAN = "Pélican"
+BLEU_ROUGE = "Bleu-Rouge"
+CHOUETTE_VELUTE = "Chouette Velute"
+CHOUETTE = "Chouette"
+SOUFFLETTE = "Soufflette"
+SUITE = "Suite"
+VELUTE = "Velute"
+NEANT = "Néant"
+SIROP_GRELOT = "Sirop-Grelot"
+CUL_SIROTAGE = "Cul de Chouette (avec Sirotage)"
+
+# --------------------------------------------------------------------------- points and bounds
+
+TARGET = 343  # victory, only on one's own turn
+CAP = 332  # challenge, bet and purchase gains stop here
+PELICAN_POINTS = 172
+PELICAN_SHOUT = 28
+BLEU_ROUGE_POINTS = 9
+BLEU_ROUGE_BONUS = 36  # + 2 x total + the re-roll's points
+SUITE_123_POINTS = 18
+SUITE_LAST_LOSES = 10
+BEVUE = 10
+PURCHASE_PRICE = 30
+SIDE_BET_STAKE = 5
+SIDE_BET_GAIN = 25
+CIVET_MAX = 102
+SOUFFLETTE_GAINS = (50, 40, 30)  # success on throw 1, 2, 3
+SOUFFLETTE_FAIL = 30
+SOUFFLETTE_KEEP = (4, 2, 1)
+BLEU_ROUGE_TOTALS = 3  # announcements allowed
+TOTAL_CHOICES = tuple(range(1, 21))  # what the announcement menu offers (3..18 possible)
+
+#: Grelottine: imposable combination -> percent of the smaller of the two scores
+GRELOTTINE_PERCENT: dict[str, int] = {
+    CHOUETTE: 33,
+    VELUTE: 25,
+    SIROP_GRELOT: 20,
+    CUL_DE_CHOUETTE: 16,
+    CHOUETTE_VELUTE: 8,
+}
+
+#: combinations a Civet may be bet on
+CIVET_COMBINATIONS: tuple[str, ...] = (
+    CHOUETTE,
+    VELUTE,
+    CHOUETTE_VELUTE,
+    CUL_DE_CHOUETTE,
+    CUL_SIROTAGE,
+    SUITE,
+    SOUFFLETTE,
+    NEANT,
+)
+
+#: Sirotage side bets: face -> bird
+BIRDS: dict[int, str] = {
+    1: "Linotte",
+    2: "Alouette",
+    3: "Fauvette",
+    4: "Mouette",
+    5: "Bergeronnette",
+    6: "Chouette",
+}
+
+# --------------------------------------------------------------------------- shouts
+
+PAS_MOU = "Pas mou le caillou !"
+GRELOTTE = "Grelotte ça picote !"
+CRI_PELICAN = "Pélican !"
+CONTRE_SIROP = "J'apprécie les fruits au sirop !"
+RACE_CRIES: tuple[str, ...] = (PAS_MOU, GRELOTTE, CRI_PELICAN, CONTRE_SIROP)
+
+# --------------------------------------------------------------------------- windows (seconds)
+
+WINDOW_SECONDS: dict[str, float] = {
+    "achat": 3.0,
+    "siroter": 10.0,
+    "paris_sirotage": 8.0,
+    "contre_sirop": 4.0,
+    "chouette_velute": 4.0,
+    "pelican": 4.0,
+    "suite": 5.0,
+    "soufflette_cible": 15.0,
+    "annonce": 6.0,
+    "grelottine": 8.0,
+    "bleu_rouge": 15.0,
+}
+
+
+class Reading(NamedTuple):
+    """A roll read: its combination, the roller's points from the reading itself, and the
+    value that matters (the pair, the triple, the third die, the highest die)."""
+
+    name: str
+    points: int
+    value: int
+
+
+def read_roll(dice: tuple[int, int, int] | tuple[int, ...]) -> Reading:
+    """The combination of three dice (order irrelevant), first match of the rules file."""
+    return _read(tuple(sorted(dice)))
+
+
+@cache
+def _read(d: tuple[int, ...]) -> Reading:
+    a, b, c = d
+    if a == b == c:
+        if a == 6:
+            return Reading(PELICAN, PELICAN_POINTS, 6)
+        return Reading(CUL_DE_CHOUETTE, 40 + 10 * a, a)
+    if d == (3, 3, 4):
+        return Reading(BLEU_ROUGE, BLEU_ROUGE_POINTS, 3)
+    if a == b and a + b == c:
+        return Reading(CHOUETTE_VELUTE, 0, c)  # the points go to the first shout
+    if a == b or b == c:
+        pair = b
+        return Reading(CHOUETTE, pair * pair, pair)
+    if d == (1, 2, 4):
+        return Reading(SOUFFLETTE, 0, 4)
+    if b == a + 1 and c == b + 1:
+        return Reading(SUITE, SUITE_123_POINTS if a == 1 else 0, c)
+    if a + b == c:
+        return Reading(VELUTE, 2 * c * c, c)
+    return Reading(NEANT, 0, 0)
+
+
+def chouette_velute_points(value: int) -> int:
+    """2v², v the third die (8, 32 or 72)."""
+    return 2 * value * value
+
+
+def cul_de_chouette_points(value: int) -> int:
+    """40 + 10v: what a successful Sirotage scores."""
+    return 40 + 10 * value
+
+
+def contre_sirop_points(value: int) -> int:
+    """Twice a tenth of the Cul de Chouette attempted: 8 + 2v (10 to 20)."""
+    return 2 * cul_de_chouette_points(value) // 10
+
+
+@cache
+def has_combination(dice: tuple[int, ...], name: str) -> bool:
+    """Whether the dice hold a combination, structurally (for challenges and the Civet):
+    a Chouette Velute is a Chouette and a Velute, a Bleu-Rouge a Chouette, 1-2-3 a Velute."""
+    a, b, c = sorted(dice)
+    pair = (a == b) != (b == c)
+    velute = a + b == c
+    if name == CHOUETTE:
+        return pair
+    if name == VELUTE:
+        return velute
+    if name == CHOUETTE_VELUTE:
+        return pair and velute
+    if name in (CUL_DE_CHOUETTE, CUL_SIROTAGE, SIROP_GRELOT):
+        return a == b == c
+    if name == SUITE:
+        return b == a + 1 and c == b + 1
+    if name == SOUFFLETTE:
+        return (a, b, c) == (1, 2, 4)
+    if name == NEANT:
+        return _read((a, b, c)).name == NEANT
+    return False
+
+
+def odd_die(dice: tuple[int, ...]) -> int | None:
+    """The pair's value when exactly two dice are equal (what a Sirotage tries to match)."""
+    a, b, c = sorted(dice)
+    if a == b != c:
+        return a
+    if b == c != a:
+        return b
+    return None
+
+
+def grelottine_max_stake(combination: str, score_a: int, score_b: int) -> int:
+    """Smaller of the two scores times the combination's percent, rounded down."""
+    return min(score_a, score_b) * GRELOTTINE_PERCENT[combination] // 100
