@@ -1,0 +1,88 @@
+"""The registered game: options, bots, statistics and the terminal rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from choux.engine.base import JSON, Action, BotFactory, Game, Option, State
+from choux.games.parlote import data
+from choux.games.parlote.actions import CODEC, Play
+from choux.games.parlote.bots import GreedyBot, RandomParloteBot
+from choux.games.parlote.state import ParloteState
+
+
+class ParloteGame(Game):
+    """La parlote coinchée: two teams of two argue with fallacy cards over a scenario.
+
+    Arbitre mode: the game stays exactly four players; the reader of each deal is the
+    referee and judges every argument but their own, which the player on their left
+    judges (the rules file allows « a referee seat, or the reader »)."""
+
+    name = "parlote"
+    title = "La parlote coinchée"
+    min_players = 4
+    max_players = 4
+    options = (
+        Option(
+            "mode",
+            "Arguments",
+            "jury",
+            choices=(
+                ("jury", "Jury : les adversaires contestent, on vote"),
+                ("honneur", "Honneur : tout argument compte"),
+                ("arbitre", "Arbitre : le piocheur tranche"),
+            ),
+        ),
+        Option(
+            "play_seconds",
+            "Temps pour jouer une carte (secondes)",
+            data.PLAY_SECONDS,
+            kind="int",
+            minimum=15,
+            maximum=600,
+        ),
+        Option("target", "Score à dépasser", data.TARGET, kind="int", minimum=100, maximum=5000),
+    )
+    codec = CODEC
+    unit_name = "donnes"
+
+    def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
+        return ParloteState(
+            seed,
+            mode=str(options["mode"]),
+            play_seconds=int(options["play_seconds"]),
+            target=int(options["target"]),
+        )
+
+    def bots(self) -> dict[str, BotFactory]:
+        return {"random": RandomParloteBot, "greedy": GreedyBot}
+
+    def count_units(self, state: State) -> int:
+        assert isinstance(state, ParloteState)
+        return state.deals_played
+
+    def summary_stats(self, state: State) -> dict[str, float]:
+        assert isinstance(state, ParloteState)
+        results = state.results
+        deals = len(results) or 1
+        return {
+            "donnes par partie": float(len(results)),
+            "donnes coinchées (%)": 100.0 * sum(1 for r in results if _coinched(r)) / deals,
+            "contrats réussis (%)": 100.0 * sum(1 for r in results if r["made"]) / deals,
+        }
+
+    def text_field(self, action: Action) -> str | None:
+        return "argument" if isinstance(action, Play) else None
+
+    def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
+        return [(4, {}), (4, {"mode": "honneur"}), (4, {"mode": "arbitre"})]
+
+    def render_text(self, view: dict[str, JSON]) -> str:
+        from choux.games.parlote.text import render
+
+        return render(view)
+
+
+def _coinched(result: dict[str, Any]) -> bool:
+    contract = result.get("contract")
+    return isinstance(contract, dict) and bool(contract.get("coinched"))
