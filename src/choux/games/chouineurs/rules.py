@@ -11,22 +11,23 @@ from collections.abc import Sequence
 from choux.games.chouineurs.deck import BET_POINTS, BLACK, FACE_COLOUR, FACE_VALUE, YELLOW
 
 NO_COLOUR = -1
+#: face -> its rank as a trump (black above yellow), 0 for a plain colour
+TRUMP_RANK = tuple(
+    200 + v if c == BLACK else 100 + v if c == YELLOW else 0
+    for c, v in zip(FACE_COLOUR, FACE_VALUE, strict=True)
+)
 
 
-def legal_cards(hand: Sequence[int], led: int) -> list[int]:
+def legal_cards(hand: Sequence[int], led: int) -> Sequence[int]:
     """Faces of `hand` that may be played when `led` is the led colour (NO_COLOUR: leading).
 
     Follow the led colour if you can; a black card may always be played; a player who
     cannot follow plays anything.
     """
-    if led < 0:
-        return list(hand)
     colour = FACE_COLOUR
-    legal = [f for f in hand if colour[f] == led or colour[f] == BLACK]
-    for f in legal:
-        if colour[f] == led:
-            return legal
-    return list(hand)
+    if led < 0 or led not in [colour[f] for f in hand]:
+        return hand
+    return [f for f in hand if colour[f] == led or colour[f] == BLACK]
 
 
 def must_follow(hand: Sequence[int], led: int, face: int) -> bool:
@@ -40,21 +41,12 @@ def must_follow(hand: Sequence[int], led: int, face: int) -> bool:
 def trick_winner(trick: Sequence[int]) -> int:
     """Index in `trick` of the winning face: highest black, else highest yellow, else highest
     of the led colour. Equal ends: the first played wins."""
-    colour = FACE_COLOUR
-    value = FACE_VALUE
-    led = colour[trick[0]]
+    led = FACE_COLOUR[trick[0]]
+    trump = TRUMP_RANK
     best = 0
     best_rank = -1
     for i, face in enumerate(trick):
-        c = colour[face]
-        if c == BLACK:
-            rank = 200 + value[face]
-        elif c == YELLOW:
-            rank = 100 + value[face]
-        elif c == led:
-            rank = value[face]
-        else:
-            continue
+        rank = trump[face] or (FACE_VALUE[face] if FACE_COLOUR[face] == led else -1)
         if rank > best_rank:
             best, best_rank = i, rank
     return best

@@ -40,6 +40,7 @@ View keys (`view(seat)`, seat None = spectator), stable for the web UI:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from choux.engine.base import (
@@ -199,7 +200,6 @@ class ChouineursState(State):
         "token_cards",
         "trick",
         "trick_no",
-        "trick_seats",
         "tricks_won",
         "waiting",
     )
@@ -220,7 +220,6 @@ class ChouineursState(State):
     leader: int
     round_leader: int
     trick: list[int]
-    trick_seats: list[int]
     trick_no: int
     last_trick: tuple[list[int], list[int], int, list[int]] | None
     cry_queue: list[int]
@@ -248,7 +247,6 @@ class ChouineursState(State):
         self.waiting = n
         self.revealed = False
         self.trick = []
-        self.trick_seats = []
         self.trick_no = 0
         self.last_trick = None
         self.cry_queue = []
@@ -287,7 +285,6 @@ class ChouineursState(State):
         self.waiting = n
         self.revealed = False
         self.trick = []
-        self.trick_seats = []
         self.trick_no = 0
         self.cry_queue = []  # last_trick stays: the previous round's last trick, for the UI
         self.phase = CHOOSING
@@ -321,6 +318,11 @@ class ChouineursState(State):
 
     # ------------------------------------------------------------------ contract
 
+    def trick_seats(self) -> list[int]:
+        """Seats of the cards on the table, in play order (the leader first)."""
+        n, leader = self.n, self.leader
+        return [(leader + i) % n for i in range(len(self.trick))]
+
     def actors(self) -> tuple[Seat, ...]:
         return self._actors
 
@@ -333,10 +335,10 @@ class ChouineursState(State):
             if seat != self._actors[0]:
                 return []
             trick = self.trick
-            hand = self.hands[seat]
-            if not trick:
-                return [PLAY_FACE[f] for f in hand]
-            return [PLAY_FACE[f] for f in legal_cards(hand, FACE_COLOUR[trick[0]])]
+            hand: Sequence[int] = self.hands[seat]
+            if trick:
+                hand = legal_cards(hand, FACE_COLOUR[trick[0]])
+            return [PLAY_FACE[f] for f in hand]
         if phase == CHOOSING:
             if self.choice_bet[seat] != NOT_CHOSEN:
                 return []
@@ -438,7 +440,6 @@ class ChouineursState(State):
         # valid: mutate
         hand.remove(face)
         trick.append(face)
-        self.trick_seats.append(seat)
         if self.revealed:
             events = [PLAY_EVENTS[seat][face]]
         else:
@@ -473,7 +474,7 @@ class ChouineursState(State):
 
     def _finish_trick(self, events: list[Event]) -> None:
         trick = self.trick
-        seats = self.trick_seats
+        seats = self.trick_seats()
         winner = seats[trick_winner(trick)]
         cry = [seats[i] for i in crybabies(trick)]
         self.tricks_won[winner] += 1
@@ -483,7 +484,6 @@ class ChouineursState(State):
             played.append(f >> 1)
         self.last_trick = (seats, trick, winner, cry)
         self.trick = []
-        self.trick_seats = []
         self.leader = winner
         events.append(TRICK_EVENTS[winner])
         events.append(_crybaby_event(tuple(cry)))
@@ -654,7 +654,7 @@ class ChouineursState(State):
             "turn": self._actors[0] if self.phase == PLAYING else None,
             "trick": [
                 {"seat": s, "card": CARD_CODES[f >> 1], "end": end_json(f)}
-                for s, f in zip(self.trick_seats, self.trick, strict=True)
+                for s, f in zip(self.trick_seats(), self.trick, strict=True)
             ],
             "led_colour": COLOUR_NAMES[FACE_COLOUR[self.trick[0]]] if self.trick else None,
             "last_trick": last,
@@ -725,7 +725,6 @@ class ChouineursState(State):
             "leader": self.leader,
             "round_leader": self.round_leader,
             "trick": list(self.trick),
-            "trick_seats": list(self.trick_seats),
             "trick_no": self.trick_no,
             "last_trick": [list(x) if isinstance(x, list) else x for x in self.last_trick]
             if self.last_trick is not None
@@ -758,7 +757,6 @@ class ChouineursState(State):
         twin.leader = self.leader
         twin.round_leader = self.round_leader
         twin.trick = list(self.trick)
-        twin.trick_seats = list(self.trick_seats)
         twin.trick_no = self.trick_no
         twin.last_trick = self.last_trick
         twin.cry_queue = list(self.cry_queue)
@@ -806,9 +804,10 @@ class ChouineursState(State):
         for tokens in self.token_cards:
             cards += tokens
         assert sorted(cards) == list(range(CARD_COUNT)), "a card was lost or duplicated"
-        sizes = {len(h) + (1 if s in self.trick_seats else 0) for s, h in enumerate(self.hands)}
+        on_table = self.trick_seats()
+        sizes = {len(h) + (1 if s in on_table else 0) for s, h in enumerate(self.hands)}
         assert sizes == {HAND_SIZE - self.trick_no}, "hands of unequal sizes"
-        assert len(self.trick) == len(self.trick_seats) < self.n
+        assert len(self.trick) < self.n
         assert sum(self.tricks_won) == self.trick_no
         assert 1 <= self.round <= ROUNDS
         for mask in self.bets_left:
