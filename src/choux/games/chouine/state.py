@@ -101,10 +101,11 @@ SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
 
 
-@functools.cache
-def play_event(seat: Seat, c: int) -> Event:
-    """Events are immutable: the common ones are built once (playouts create millions)."""
-    return Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]})
+#: events are immutable: the common ones are built once (playouts create millions)
+PLAY_EVENTS = tuple(
+    tuple(Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]}) for c in DECK)
+    for seat in range(4)
+)
 
 
 @functools.cache
@@ -219,10 +220,17 @@ class ChouineState(State):
         if self.stage != PLAY or seat != self.turn:
             return []
         hand = self.hands[seat]
-        playable = self.playable_cards(seat)
+        trick = self.trick
+        if trick and len(self.talon) < self.n:
+            playable = phase_two_legal_cards(hand, trick, self.trump)
+        else:
+            playable = hand
         actions: list[Action] = [PLAIN[c] for c in playable]
-        for c, kind, _, _ in self.declarations_for(seat, playable):
-            actions.append(Play(CODES[c], kind))
+        if may_declare(
+            self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
+        ):
+            for c, kind, _, _ in self.declarations_for(seat, playable):
+                actions.append(Play(CODES[c], kind))
         if SEVENS[self.trump] in hand and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
@@ -309,9 +317,10 @@ class ChouineState(State):
         hand = self.hands[seat]
         if c not in hand:
             raise IllegalAction(f"Vous n'avez pas {NAMES[c]} en main.")
-        if self.trick and len(self.talon) < self.n:
-            if c not in phase_two_legal_cards(hand, self.trick, self.trump):
-                raise IllegalAction(self._obligation(hand))
+        trick = self.trick
+        closed = trick and len(self.talon) < self.n  # phase 2, answering: obligations
+        if closed and c not in phase_two_legal_cards(hand, trick, self.trump):
+            raise IllegalAction(self._obligation(hand))
         declared = None
         if action.declare is not None:
             matching = [d for d in self.declarations_for(seat, [c]) if d[1] == action.declare]
@@ -323,8 +332,8 @@ class ChouineState(State):
         events: list[Event] = []
         if declared is not None:
             events.append(self._declare(seat, *declared))
-        if self.trick and len(self.talon) < self.n:
-            led = self.trick[0] >> 3
+        if closed:
+            led = trick[0] >> 3
             if c >> 3 != led:
                 self.voids[seat] |= 1 << led
                 if c >> 3 != self.trump:
@@ -334,10 +343,10 @@ class ChouineState(State):
         shown = self.shown[seat]
         if c in shown:
             shown.remove(c)
-        self.trick.append(c)
+        trick.append(c)
         self.trick_seats.append(seat)
-        events.append(play_event(seat, c))
-        if len(self.trick) < self.n:
+        events.append(PLAY_EVENTS[seat][c])
+        if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
             return events
         return self._end_trick(events)
