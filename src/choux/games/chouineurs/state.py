@@ -551,7 +551,8 @@ class ChouineursState(State):
                 Event(
                     "score",
                     f"{{p{s}}} : {tricks} pli{'s' if tricks > 1 else ''}, "
-                    f"{'pari réussi' if spent else 'pari manqué'}, {total} point"
+                    f"{'pari réussi' if spent else 'pari manqué' if bet >= 0 else 'sans pari'}, "
+                    f"{total} point"
                     f"{'s' if total > 1 else ''}.",
                     s,
                 )
@@ -585,7 +586,7 @@ class ChouineursState(State):
         top = max(self.scores)
         tied = [s for s in range(self.n) if self.scores[s] == top]
         if len(tied) == 1:
-            reason = "Fin de la quatrième manche : le plus de points l'emporte."
+            reason = f"Fin de la {ROUND_WORDS[len(self.sheet) - 1]} manche : le plus de points l'emporte."
         elif len(winners) == 1:
             reason = "Égalité aux points, départagée par la dernière manche."
         else:
