@@ -3,8 +3,8 @@
 It exchanges the trump seven, declares the best combination it holds (a Chouine first),
 wins tricks that are worth winning with its cheapest winning card, and otherwise throws its
 least useful card, keeping brisques, trumps and half-made combinations. It only reads what
-its seat can see: its hand, the trick, the trump, the talon size, the cards already played
-and the cards others have shown.
+its seat can see: its hand, the trick, the trump, the talon size and which cards are still
+unseen (the complement of `secrets(seat)`: every other card was played face up or shown).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def best_action(
         )
     plain = [a for a in actions if isinstance(a, Play)]
     cards = [CODE_INDEX[a.card] for a in plain]
-    scores = [_score(state, seat, c) for c in cards]
+    unseen = _outstanding(state, seat)
+    scores = [_score(state, seat, c, unseen) for c in cards]
     best = max(scores)
     choices = [c for c, s in zip(cards, scores, strict=True) if s == best]
     return PLAIN[rng.choice(choices)]
@@ -66,7 +67,18 @@ def _declared_points(state: ChouineState, seat: Seat, action: Play) -> int:
     return 0
 
 
-def _keep(state: ChouineState, seat: Seat, c: int) -> float:
+def _outstanding(state: ChouineState, seat: Seat) -> set[int]:
+    """Cards that may still be played by others: unseen ones and those others have shown."""
+    unseen = set(state.hidden_cards(seat))
+    for other in range(state.n):
+        if other != seat:
+            unseen.update(state.shown[other])
+    if state.talon:
+        unseen.add(state.talon[0])
+    return unseen
+
+
+def _keep(state: ChouineState, seat: Seat, c: int, unseen: set[int] | None = None) -> float:
     """What a card is worth keeping in hand, beyond its points."""
     trump = state.trump
     value = 0.0
@@ -77,22 +89,17 @@ def _keep(state: ChouineState, seat: Seat, c: int) -> float:
         partner = (c & ~7) | (QUEEN if rank == KING else KING)
         if partner in state.hands[seat]:
             value += 15
-        elif state.phase() == 1 and not _seen(state, partner):
+        elif state.phase() == 1 and (unseen is None or partner in unseen):
             value += 3
     return value
 
 
-def _seen(state: ChouineState, c: int) -> bool:
-    """Played already (every played card was seen by everyone at the table)."""
-    return any(c in won for won in state.won) or c in state.trick
-
-
-def _score(state: ChouineState, seat: Seat, c: int) -> float:
+def _score(state: ChouineState, seat: Seat, c: int, unseen: set[int]) -> float:
     """Expected gain of playing `c` now, counting only this trick."""
     trick = state.trick
-    keep = _keep(state, seat, c)
+    keep = _keep(state, seat, c, unseen)
     if not trick:
-        if state.phase() == 2 and _master(state, seat, c):
+        if state.phase() == 2 and _master(c, unseen):
             return POINTS[c] + 5 - keep / 4
         return -POINTS[c] - keep
     cards = [*trick, c]
@@ -107,8 +114,6 @@ def _score(state: ChouineState, seat: Seat, c: int) -> float:
     return -value - keep
 
 
-def _master(state: ChouineState, seat: Seat, c: int) -> bool:
-    """No unseen card of its suit is higher: it wins if the others must follow."""
-    suit = c >> 3
-    hand = state.hands[seat]
-    return all(_seen(state, h) or h in hand for h in range(c + 1, suit * 8 + 8))
+def _master(c: int, unseen: set[int]) -> bool:
+    """No outstanding card of its suit is higher: it wins if the others must follow."""
+    return not any(h in unseen for h in range(c + 1, (c | 7) + 1))
