@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from choux.games.chouineurs.automation import faces
-from choux.games.chouineurs.deck import BET_INDEX, BLUE, RED
+from choux.games.chouineurs.deck import BET_INDEX, BLACK, BLUE, FACE_COLOUR, FACE_VALUE, RED, YELLOW
 from choux.games.chouineurs.rules import (
     NO_COLOUR,
     bet_points,
@@ -110,3 +113,28 @@ def test_last_round_tie_breaks_most_points_then_last_round_then_shared() -> None
     assert final_ranks([20, 25, 18], [5, 2, 9]) == (2, 1, 3)
     assert final_ranks([25, 25, 18], [5, 9, 9]) == (2, 1, 3)
     assert final_ranks([25, 25, 18], [9, 9, 0]) == (1, 1, 3)
+
+
+faces_strategy = st.lists(st.integers(0, 87), min_size=1, max_size=7, unique_by=lambda f: f >> 1)
+
+
+@given(hand=faces_strategy, led=st.integers(-1, 3))
+def test_legal_cards_agree_with_the_follow_rule(hand: list[int], led: int) -> None:
+    legal = legal_cards(hand, led)
+    assert legal
+    for face in hand:
+        assert (face in legal) == (not must_follow(hand, led, face))
+
+
+@given(trick=st.lists(st.integers(0, 87), min_size=3, max_size=5, unique_by=lambda f: f >> 1))
+def test_winner_is_the_strongest_by_colour_order(trick: list[int]) -> None:
+    win = trick[trick_winner(trick)]
+    colours = [FACE_COLOUR[f] for f in trick]
+    led = colours[0]
+    for wanted in (BLACK, YELLOW, led):
+        if wanted in colours:
+            assert FACE_COLOUR[win] == wanted
+            assert FACE_VALUE[win] == max(FACE_VALUE[f] for f in trick if FACE_COLOUR[f] == wanted)
+            break
+    lows = crybabies(trick)
+    assert lows and all(FACE_VALUE[trick[i]] == min(FACE_VALUE[f] for f in trick) for i in lows)
