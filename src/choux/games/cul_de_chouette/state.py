@@ -42,6 +42,7 @@ View keys (`view(seat)`), stable for the web UI:
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -111,6 +112,28 @@ DICE_STEPS = frozenset(
     {"debut", "achat", "cul", "paris_sirotage", "sirotage", "annonce", "defi"}
     | {"sirop_grelot", "bleu_rouge", "bleu_rouge_jet"}
 )
+
+
+DEADLINES = {
+    step: Deadline(seconds, CLOSE, None)
+    for step in STEP_LABELS
+    if (seconds := window_seconds(step))
+}
+
+
+@lru_cache(maxsize=512)
+def _grelottine_menu(smaller: int) -> tuple[ChallengeGrelottine, ...]:
+    """Every (combination, stake) a challenger may impose when the smaller score is this."""
+    return tuple(
+        ChallengeGrelottine(combination, stake)
+        for combination in C.GRELOTTINE_PERCENT
+        for stake in range(1, C.grelottine_max_stake(combination, smaller, smaller) + 1)
+    )
+
+
+@lru_cache(maxsize=16)
+def _bevue_menu(players: int) -> tuple[DeclareBevue, ...]:
+    return tuple(DeclareBevue(t) for t in range(players))
 
 
 def _civet_bets(score: int) -> list[Action]:
@@ -286,14 +309,73 @@ class CulDeChouetteState(State):
         target = self.scorer
         if seat == target or not self.grelottine[seat]:
             return []
-        out: list[Action] = []
-        for combination in C.GRELOTTINE_PERCENT:
-            top = C.grelottine_max_stake(combination, self.scores[seat], self.scores[target])
-            out.extend(ChallengeGrelottine(combination, s) for s in range(1, top + 1))
-        return out
+        return list(_grelottine_menu(min(self.scores[seat], self.scores[target])))
 
     def _bevue_open(self, seat: int) -> bool:
         return self.bevue_button and not self.over and not self.bevue_pressed[seat]
+
+    def _busy(self) -> list[int]:
+        """Seats with a move other than the −10 button, the one who must act first: the
+        same answer as `_moves(seat) != []` for each seat, without building the lists."""
+        n, step, scores = self.n, self.step, self.scores
+        if self.tiebreak is not None:
+            pending = self.tiebreak["pending"]
+            if not pending:
+                return []
+            return [self.scribe] if self.scribe is not None else list(pending)
+        duty = self._dice_duty()
+        first = self._typer(duty[0]) if duty is not None else self.scorer
+        busy = [first] if duty is not None else []
+        if step == "debut":
+            r = self.roller
+            if self.civet[r] and self.civet_bet is None and scores[r] > 0:
+                busy.append(r)
+        elif step == "achat":
+            busy.extend(p for p in range(n) if p != self.roller and scores[p] >= C.PURCHASE_PRICE)
+        elif step in ("siroter", "soufflette_cible"):
+            busy = [first]
+        elif step == "paris_sirotage":
+            assert self.sip is not None
+            bets = self.sip["bets"]
+            busy.extend(self._bettors(bets, (self.scorer,)))
+        elif step in RACES:
+            assert self.race is not None
+            order = self.race["order"]
+            busy = [p for p in self.race["eligible"] if p not in order]
+        elif step == "grelottine":
+            target = self.scorer
+            busy = [
+                p
+                for p in range(n)
+                if p != target
+                and self.grelottine[p]
+                and min(scores[p], scores[target]) * C.GRELOTTINE_PERCENT[C.CHOUETTE] >= 100
+            ]
+        elif step == "annonce":
+            ch = self.challenge
+            assert ch is not None
+            busy.extend(p for p in range(n) if self.boucliette[p] and p != ch["challenger"])
+            if ch["kind"] == "grelottine":
+                if self._may_pass_grelot(ch["target"]):
+                    busy.append(ch["target"])
+                busy.extend(self._bettors(ch["bets"], (ch["challenger"], ch["target"])))
+        elif step == "bleu_rouge":
+            assert self.bleu is not None
+            if self.bleu["announced"] < C.BLEU_ROUGE_TOTALS:
+                busy.append(self.scorer)
+            busy.extend(self._bettors(self.bleu["bets"], (self.scorer,)))
+        if len(busy) > 1:
+            seen: set[int] = set()
+            busy = [p for p in busy if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+        return busy
+
+    def _bettors(self, bets: dict[int, Any], excluded: tuple[int, ...]) -> list[int]:
+        scores = self.scores
+        return [
+            p
+            for p in range(self.n)
+            if p not in excluded and p not in bets and scores[p] >= C.SIDE_BET_STAKE
+        ]
 
     def actors(self) -> tuple[int, ...]:
         if self._actors is not None:
@@ -301,14 +383,11 @@ class CulDeChouetteState(State):
         if self.over:
             self._actors = ()
             return self._actors
-        busy = [s for s in range(self.n) if self._moves(s)]
-        duty = self._dice_duty()
-        first = self._typer(duty[0]) if duty is not None else self.scorer
-        if first in busy:
-            busy.remove(first)
-            busy.insert(0, first)
-        idle = [s for s in range(self.n) if s not in busy and self._bevue_open(s)]
-        self._actors = tuple(busy + idle)
+        busy = self._busy()
+        if self.bevue_button:
+            pressed = self.bevue_pressed
+            busy.extend(p for p in range(self.n) if not pressed[p] and p not in busy)
+        self._actors = tuple(busy)
         return self._actors
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -318,14 +397,13 @@ class CulDeChouetteState(State):
         if moves:
             return list(moves)
         if self._bevue_open(seat):
-            return [DeclareBevue(t) for t in range(self.n)]
+            return list(_bevue_menu(self.n))
         return []
 
     def deadline(self) -> Deadline | None:
         if self.over:
             return None
-        seconds = window_seconds(self.step)
-        return None if seconds is None else Deadline(seconds, CLOSE, None)
+        return DEADLINES.get(self.step)
 
     # ------------------------------------------------------------------ validation
 
@@ -554,8 +632,8 @@ class CulDeChouetteState(State):
         self._events.append(Event(kind, text, seat, data))
 
     def _roll(self, count: int) -> list[int]:
-        rng = self.rng
-        dice = [rng.randint(1, 6) for _ in range(count)]
+        rand = self.rng.random
+        dice = [int(rand() * 6) + 1 for _ in range(count)]
         self.chance.append({"dice": dice})
         return dice
 
@@ -593,7 +671,7 @@ class CulDeChouetteState(State):
     def _auto_tiebreak(self) -> None:
         while self.tiebreak is not None and self.tiebreak["pending"]:
             seat = self.tiebreak["pending"][0]
-            value = self.rng.randint(1, 6)
+            value = int(self.rng.random() * 6) + 1
             self.chance.append({"dice": [value], "seat": seat})
             self._tiebreak_value(seat, value)
 
@@ -1124,6 +1202,9 @@ class CulDeChouetteState(State):
         return data
 
     def check_invariants(self) -> None:
+        busy = set(self._busy()) if not self.over else set()
+        for s in range(self.n):
+            assert bool(self._moves(s)) == (s in busy), f"seat {s}: busy and moves disagree"
         assert all(s >= 0 for s in self.scores), "a score fell below 0"
         for s in range(self.n):
             if s != self.winner:
