@@ -135,3 +135,13 @@ def test_score_sheet_follows_bets_tricks_and_tokens(seed: int, players: int) -> 
     outcome = state.outcome()
     assert outcome is not None
     assert list(outcome.scores) == [sum(r[s][4] for r in state.sheet) for s in range(players)]
+
+
+def test_labels_name_the_end_in_play_and_its_back() -> None:
+    state = table([["noir5/bleu1", "jaune9/rouge6"], ["bleu15"], ["rouge12"]])
+    prepare_all(state, ["vert", "vert", "vert"])
+    labels = [a.label() for a in state.legal_actions(0)]
+    assert labels == ["Jouer 5 noir (dos : 1 bleu)", "Jouer 9 jaune (dos : 6 rouge)"]
+    # the wording field is never compared: a bare move from the web is the same move
+    assert state.legal_actions(0)[0] == Play(code(state.hands[0][0]))
+    assert Cry(turn="c1", shows="5 noir").label().endswith("(devient 1 rouge)")

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from choux.engine.base import Action, BotMove, Seat, State
-from choux.games.chouineurs.actions import AS_DEALT, CRY_TOKEN, CRY_TURN, PLAY, TURNED, Prepare
+from choux.games.chouineurs.actions import AS_DEALT, CRY_FACE, CRY_TOKEN, PLAY_FACE, TURNED, Prepare
 from choux.games.chouineurs.deck import (
     BET_NAMES,
     BET_POINTS,
@@ -140,7 +140,7 @@ class GreedyBot:
         led = FACE_COLOUR[trick[0]] if trick else -1
         legal = legal_cards(hand, led)
         if len(legal) == 1:
-            return PLAY[legal[0] >> 1]
+            return PLAY_FACE[legal[0]]
         bet = state.choice_bet[seat]
         won = state.tricks_won[seat]
         after = n - len(trick) - 1  # players still to play after me
@@ -158,7 +158,7 @@ class GreedyBot:
                 value += CRY_VALUE * (1.0 - LOWER_SHARE[v]) ** after
             if value > best_value:
                 best_value, best_face = value, face
-        return PLAY[best_face >> 1]
+        return PLAY_FACE[best_face]
 
     @staticmethod
     def _takes(trick: list[int], face: int, after: int, win: Sequence[float]) -> float:
@@ -197,7 +197,7 @@ class GreedyBot:
             turned[i] = win[face ^ 1]
             gain = expected_points(bet, won, turned) - now
             if gain > best_gain:
-                best_gain, best = gain, CRY_TURN[face >> 1]
+                best_gain, best = gain, CRY_FACE[face]
         return best
 
 

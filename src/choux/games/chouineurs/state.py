@@ -10,7 +10,11 @@ View keys (`view(seat)`, seat None = spectator), stable for the web UI:
 - ``phase``: "choix" | "jeu" | "chouine" | "fin".
 - ``round`` (1-based) and ``rounds``; ``trick_number``: the trick being played, 1..7.
 - ``actors``: seats that may act; ``legal``: the viewer's moves,
-  ``[{"action": {...}, "label": "..."}]``.
+  ``[{"action": {...}, "label": "..."}]``. Actions: ``{"type": "prepare", "orientation":
+  "endroit"|"envers", "bet": name|null}``, ``{"type": "play", "card": "c17", "shows":
+  "12 bleu"}``, ``{"type": "cry", "turn": "c17", "token": false, "shows": "12 bleu"}`` or
+  ``{"type": "cry", "turn": null, "token": true, "shows": ""}`` (``shows`` only words the
+  label; it may be left out).
 - ``hand``: the viewer's cards in hand, each ``{"card": "c17", "top": {"colour": "bleu",
   "value": 15}, "bottom": {"colour": "rouge", "value": 1}}`` (``top`` is the end in play).
 - ``hand_counts``: cards in hand per seat; ``reserve``: cards left in the reserve.
@@ -59,9 +63,9 @@ from choux.engine.base import (
 )
 from choux.games.chouineurs.actions import (
     AS_DEALT,
+    CRY_FACE,
     CRY_TOKEN,
-    CRY_TURN,
-    PLAY,
+    PLAY_FACE,
     TURNED,
     Cry,
     Play,
@@ -124,9 +128,6 @@ def card_json(face: int) -> dict[str, JSON]:
     return {"card": CARD_CODES[face >> 1], "top": end_json(face), "bottom": end_json(face ^ 1)}
 
 
-#: face -> the interned Play / Cry(turn) action of its card
-PLAY_FACE = tuple(PLAY[f >> 1] for f in range(2 * CARD_COUNT))
-CRY_FACE = tuple(CRY_TURN[f >> 1] for f in range(2 * CARD_COUNT))
 _SEATS = range(MAX_PLAYERS)
 #: players -> seat -> (next seat,)
 NEXT_ACTOR = {n: tuple(((s + 1) % n,) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
