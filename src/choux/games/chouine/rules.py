@@ -92,9 +92,15 @@ def can_exchange_seven(
     return talon_size > 2 or (last_call and talon_size == 2)
 
 
-def drawing_order(winner: int, players: int) -> list[int]:
+def drawing_order(winner: int, players: int) -> tuple[int, ...]:
     """The trick's winner draws first, then the others in playing order."""
-    return [(winner + i) % players for i in range(players)]
+    return DRAWING_ORDERS[players][winner]
+
+
+#: drawing orders by number of players and winner, computed once
+DRAWING_ORDERS = {
+    n: tuple(tuple((w + i) % n for i in range(n)) for w in range(n)) for n in (2, 3, 4)
+}
 
 
 def declarations(

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import random
+from bisect import insort
 from typing import Any
 
 from choux.engine.base import (
@@ -187,7 +188,8 @@ class ChouineState(State):
         self.leader = self.turn = (self.dealer + 1) % n
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
-        self.last_trick: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
+        #: (seats, cards, winner); its lists are never mutated once the trick is over
+        self.last_trick: tuple[list[int], list[int], int] | None = None
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
         self.card_points = [0] * n
@@ -275,10 +277,9 @@ class ChouineState(State):
             raise WindowClosed("Le match est terminé.")
         if seat is None or seat != self.turn:
             raise NotYourTurn("Ce n'est pas à vous de jouer.")
-        kind = type(action)
-        if kind is Play:
-            assert isinstance(action, Play)
+        if isinstance(action, Play):
             return self._play(seat, action)
+        kind = type(action)
         if kind is Exchange:
             return self._exchange(seat)
         if kind is NextDeal:
@@ -392,7 +393,7 @@ class ChouineState(State):
         self.won[winner].extend(trick)
         self.card_points[winner] += gained
         self.tricks_won[winner] += 1
-        self.last_trick = (tuple(self.trick_seats), tuple(trick), winner)
+        self.last_trick = (self.trick_seats, trick, winner)
         self.trick = []
         self.trick_seats = []
         events.append(trick_event(winner, gained))
@@ -400,12 +401,11 @@ class ChouineState(State):
             return self._end_partie(events, chouine_winner(self.chouines, self.trump), None)
         talon = self.talon
         if len(talon) >= n:
+            hands, masks = self.hands, self.masks
             for s in drawing_order(winner, n):
-                hand = self.hands[s]
                 drawn = talon.pop()
-                hand.append(drawn)
-                hand.sort()
-                self.masks[s] |= 1 << drawn
+                insort(hands[s], drawn)
+                masks[s] |= 1 << drawn
             events.append(DRAW_EVENT)
             if not talon:
                 events.append(
