@@ -33,8 +33,9 @@ View keys (``view(seat)``, JSON-ready; seat None is a spectator)
 - ``au_sept``: True once the Lavardin last call for the trump seven has been made
 - ``partie_wins`` (current manche), ``total_partie_wins`` (match), ``manche_wins`` per seat;
   ``deal_number`` (deals so far, replays included), ``manche_number``,
+  ``partie_number`` (in the manche; a replayed tie keeps its number),
   ``parties_per_manche``, ``manches_to_win``; ``belle``: the partie being played decides
-  the manche
+  the manche; ``belle_manche``: the manche being played decides the match
 - ``scores_visibles``: the table option
 - ``last_result``: the previous partie's result or None: ``{"totals", "card_points",
   "declared_points", "last_trick_winner", "winner" (None: replayed), "chouine" (seat or
@@ -42,6 +43,12 @@ View keys (``view(seat)``, JSON-ready; seat None is a spectator)
 - ``dealer_draw``: the draw for the first dealer, rounds of ``[{"seat", "card_name"}]``
 - ``legal``: ``[{"action": json, "label": French}]`` for the viewer ([] otherwise)
 - ``outcome``: ``Outcome.to_json()`` once the match is over, else None
+
+Event kinds (``Event.kind``; texts are French with ``{p0}`` placeholders)
+-------------------------------------------------------------------------
+"deal" (data ``turned_up``), "play" (data ``card``), "declare" (data ``kind``, ``cards``,
+``points``), "exchange" (data ``taken``, ``given``), "trick", "draw", "phase" (the talon
+is closed), "au_sept", "dix_de_der", "partie" (data ``totals``), "manche", "match".
 """
 
 from __future__ import annotations
@@ -584,7 +591,10 @@ class ChouineState(State):
             "manche_number": self.manche_number,
             "parties_per_manche": self.parties_per_manche,
             "manches_to_win": self.manches_to_win,
+            "partie_number": self.decided + 1,
             "belle": self.is_belle(),
+            "belle_manche": self.manches_to_win > 1
+            and all(w == self.manches_to_win - 1 for w in self.manche_wins),
             "scores_visibles": self.scores_visible,
             "last_result": dict(self.last_result) if self.last_result else None,
             "dealer_draw": [
