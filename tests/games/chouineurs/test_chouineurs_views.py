@@ -15,7 +15,7 @@ from choux import games
 from choux.engine import MalformedAction
 from choux.games.chouineurs.actions import AS_DEALT, Cry, Play, Prepare
 from choux.games.chouineurs.automation import code, prepare_all, table
-from choux.games.chouineurs.deck import CARD_COUNT
+from choux.games.chouineurs.deck import BLUE, CARD_COUNT, FACE_COLOUR
 from choux.games.chouineurs.rules import score_round
 from choux.games.chouineurs.state import ChouineursState
 
@@ -145,3 +145,18 @@ def test_labels_name_the_end_in_play_and_its_back() -> None:
     # the wording field is never compared: a bare move from the web is the same move
     assert state.legal_actions(0)[0] == Play(code(state.hands[0][0]))
     assert Cry(turn="c1", shows="5 noir").label().endswith("(devient 1 rouge)")
+
+
+def test_determinize_keeps_a_shown_void_out_of_the_hand() -> None:
+    state = table(
+        [["bleu9", "bleu3", "rouge2"], ["jaune2", "rouge4", "rouge5"], ["bleu10", "bleu6", "bleu5"]]
+    )
+    prepare_all(state, ["vert", "vert", "vert"])
+    state.apply(0, Play(code(state.hands[0][0])))  # bleu 9 led
+    state.apply(1, Play(code(state.hands[1][1])))  # rouge 4: seat 1 has no blue end
+    assert state.voids[1] == 1 << 2
+    rng = random.Random(5)
+    for _ in range(30):
+        sample = state.determinize(2, rng)
+        assert not [f for f in sample.hands[1] if FACE_COLOUR[f] == BLUE]
+        assert sample.view(2) == state.view(2)

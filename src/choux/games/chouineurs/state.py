@@ -202,6 +202,7 @@ class ChouineursState(State):
         "trick",
         "trick_no",
         "tricks_won",
+        "voids",
         "waiting",
     )
 
@@ -226,6 +227,7 @@ class ChouineursState(State):
     cry_queue: list[int]
     scores: list[int]
     sheet: list[list[tuple[int, int, int, int, int]]]
+    voids: list[int]
     _actors: tuple[int, ...]
 
     def __init__(self, players: int, seed: int, deal: bool = True) -> None:
@@ -251,6 +253,7 @@ class ChouineursState(State):
         self.trick_no = 0
         self.last_trick = None
         self.cry_queue = []
+        self.voids = [0] * n
         self._actors = ()
         first = self.rng.randrange(n)
         self.chance.append({"first_leader": first})
@@ -287,6 +290,7 @@ class ChouineursState(State):
         self.revealed = False
         self.trick = []
         self.trick_no = 0
+        self.voids = [0] * n
         self.cry_queue = []  # last_trick stays: the previous round's last trick, for the UI
         self.phase = CHOOSING
         self.leader = self.round_leader
@@ -438,6 +442,7 @@ class ChouineursState(State):
                             f"Vous avez du {name} : fournissez la couleur demandée ({name}) "
                             "ou jouez un dragon noir."
                         )
+                self.voids[seat] |= 1 << led  # public: this hand shows no `led` end now
         # valid: mutate
         hand.remove(face)
         trick.append(face)
@@ -525,6 +530,7 @@ class ChouineursState(State):
             else:
                 raise IllegalAction("Cette carte n'est pas dans votre main.")
             hand[index] ^= 1
+            self.voids[seat] = 0  # the turned card may show any colour now
             events = [TURN_EVENTS[seat]]
         queue = self.cry_queue
         del queue[0]
@@ -732,6 +738,7 @@ class ChouineursState(State):
             if self.last_trick is not None
             else None,
             "cry_queue": list(self.cry_queue),
+            "voids": list(self.voids),
             "scores": list(self.scores),
             "sheet": [[list(row) for row in rows] for rows in self.sheet],
             "actors": list(self._actors),
@@ -762,6 +769,7 @@ class ChouineursState(State):
         twin.trick_no = self.trick_no
         twin.last_trick = self.last_trick
         twin.cry_queue = list(self.cry_queue)
+        twin.voids = list(self.voids)
         twin.scores = list(self.scores)
         twin.sheet = [list(rows) for rows in self.sheet]
         twin._actors = self._actors
@@ -769,22 +777,22 @@ class ChouineursState(State):
 
     def determinize(self, seat: Seat, rng: random.Random) -> ChouineursState:
         """Re-deal every card `seat` cannot see (others' hands, reserve, tokens) with random
-        ends, and re-draw others' hidden choices before the reveal."""
+        ends, keeping the colours a player has shown to lack (`voids`) out of its hand, and
+        re-draw others' hidden choices before the reveal."""
         twin = self.clone()
         unseen: list[int] = []
-        for s in range(self.n):
-            if s != seat:
-                unseen.extend(f >> 1 for f in twin.hands[s])
+        others = [s for s in range(self.n) if s != seat]
+        for s in others:
+            unseen.extend(f >> 1 for f in twin.hands[s])
         unseen.extend(twin.reserve)
         for tokens in twin.token_cards:
             unseen.extend(tokens)
-        rng.shuffle(unseen)
+        hands = _deal_respecting_voids(
+            unseen, [(len(twin.hands[s]), self.voids[s]) for s in others], rng
+        )
+        for s, hand in zip(others, hands, strict=True):
+            twin.hands[s] = hand
         pos = 0
-        for s in range(self.n):
-            if s != seat:
-                size = len(twin.hands[s])
-                twin.hands[s] = [c * 2 + rng.getrandbits(1) for c in unseen[pos : pos + size]]
-                pos += size
         size = len(twin.reserve)
         twin.reserve = unseen[pos : pos + size]
         pos += size
@@ -793,8 +801,8 @@ class ChouineursState(State):
             twin.token_cards[s] = unseen[pos : pos + size]
             pos += size
         if not twin.revealed:
-            for s in range(self.n):
-                if s != seat and twin.choice_bet[s] != NOT_CHOSEN:
+            for s in others:
+                if twin.choice_bet[s] != NOT_CHOSEN:
                     bets = [i for i in range(len(BET_NAMES)) if twin.bets_left[s] >> i & 1]
                     twin.choice_bet[s] = rng.choice(bets) if bets else NO_BET
                     twin.choice_turned[s] = rng.random() < 0.5
@@ -818,6 +826,42 @@ class ChouineursState(State):
     def debug_cards(self, seat: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """(end in play, other end) of each card in `seat`'s hand, for tests."""
         return [(CARDS[f >> 1][f & 1], CARDS[f >> 1][(f & 1) ^ 1]) for f in self.hands[seat]]
+
+
+def _deal_respecting_voids(
+    pool: list[int], wants: list[tuple[int, int]], rng: random.Random
+) -> list[list[int]]:
+    """Hands of faces for (size, void colours mask) from the cards of `pool`, which keeps
+    the cards left over (shuffled). Each face shows a colour its holder may still have;
+    after a few failed draws the voids are ignored (they are hints, not certainties)."""
+    for attempt in range(20):
+        rng.shuffle(pool)
+        rest = list(pool)
+        hands: list[list[int]] = []
+        for size, voids in wants:
+            hand: list[int] = []
+            keep: list[int] = []
+            for card in rest:
+                if len(hand) == size:
+                    keep.append(card)
+                    continue
+                sides = [
+                    side
+                    for side in (0, 1)
+                    if attempt == 19 or not voids >> FACE_COLOUR[card * 2 + side] & 1
+                ]
+                if sides:
+                    hand.append(card * 2 + (sides[0] if len(sides) == 1 else rng.getrandbits(1)))
+                else:
+                    keep.append(card)
+            if len(hand) < size:
+                break
+            hands.append(hand)
+            rest = keep
+        else:
+            pool[:] = rest
+            return hands
+    raise AssertionError("unreachable: the last draw ignores the voids")
 
 
 def face_of(card: int, end: tuple[int, int]) -> int:
