@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass
 
 from choux import games
-from choux.ai.montecarlo import random_rollout
 from choux.engine.base import JSON
+from choux.engine.playout import random_rollout
 
 
 @dataclass

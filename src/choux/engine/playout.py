@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from choux.engine.base import Bot, ChouxError, State
@@ -40,3 +41,20 @@ def play_out(
         if record is not None:
             record.append(deadline.seat, deadline.action)
     raise StuckGame(f"the game did not end in {max_steps} steps")
+
+
+def random_rollout(state: State, rng: random.Random, max_steps: int = 20_000) -> State:
+    """Finish `state` in place with uniformly random legal play; windows sometimes close."""
+    for _ in range(max_steps):
+        if state.is_over():
+            return state
+        actors = state.actors()
+        deadline = state.deadline()
+        if actors and (deadline is None or rng.random() < 0.7):
+            seat = rng.choice(actors)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        elif deadline is not None:
+            state.apply(deadline.seat, deadline.action)
+        else:
+            break
+    return state
