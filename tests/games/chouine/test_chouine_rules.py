@@ -355,3 +355,39 @@ def test_dix_de_der_for_the_last_trick() -> None:
     assert state.last_result is not None
     assert state.last_result["last_trick_winner"] == 1
     assert state.last_result["totals"] == [0, 120 + LAST_TRICK_BONUS]
+
+
+def test_exchange_seven_not_in_phase_two() -> None:
+    state = arrange(["7H 8S", "AS 8D"], trump="H", talon="")
+    assert EXCHANGE not in state.legal_actions(0)
+    with pytest.raises(IllegalAction):
+        state.apply(0, EXCHANGE)
+
+
+def test_only_the_seat_to_play_may_act() -> None:
+    from choux.engine import NotYourTurn
+    from choux.games.chouine.actions import NEXT_DEAL
+
+    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    before = state.snapshot()
+    for seat, action in [(1, Play("AS")), (None, Play("7S")), (0, NEXT_DEAL), (None, NEXT_DEAL)]:
+        with pytest.raises(IllegalAction):
+            state.apply(seat, action)
+        assert state.snapshot() == before
+    with pytest.raises(NotYourTurn):
+        state.apply(1, Play("AS"))
+
+
+def test_card_not_in_hand_is_refused_in_french() -> None:
+    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    with pytest.raises(IllegalAction, match="Vous n'avez pas l'as de pique"):
+        state.apply(0, Play("AS"))
+    with pytest.raises(IllegalAction, match="Carte inconnue"):
+        state.apply(0, Play("ZZ"))
+
+
+def test_actions_round_trip_through_json() -> None:
+    for action in [Play("AH"), Play("KH", "mariage"), EXCHANGE]:
+        assert GAME.action_from_json(action.to_json()) == action
+    assert GAME.action_from_json({"type": "play", "card": "AH"}) == Play("AH")
+    assert Play("KH", "mariage").label() == "Annoncer un mariage et jouer le roi de cœur"
