@@ -55,9 +55,9 @@ def trick_winner(trick: Sequence[int]) -> int:
 def crybabies(trick: Sequence[int]) -> list[int]:
     """Indices in `trick` of every face showing the lowest number, whatever its colour
     (ties: all of them, the winner included), in play order."""
-    value = FACE_VALUE
-    low = min(value[f] for f in trick)
-    return [i for i, f in enumerate(trick) if value[f] == low]
+    values = [FACE_VALUE[f] for f in trick]
+    low = min(values)
+    return [i for i, v in enumerate(values) if v == low]
 
 
 def bet_points(bet: int, tricks: int) -> int:
