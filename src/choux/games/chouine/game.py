@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from choux.engine.base import (
     JSON,
-    Action,
     ActionCodec,
     BotFactory,
     Game,
@@ -106,7 +105,8 @@ def render_text(view: dict[str, JSON]) -> str:
     def who(s: Any) -> str:
         if s == seat:
             return "vous"
-        return "l'adversaire" if n == 2 and seat is not None else f"joueur {int(s) + 1}"
+        # seats numbered from 0, like the robots of `choux play` ("Robot 1" sits at seat 1)
+        return "l'adversaire" if n == 2 and seat is not None else f"joueur {int(s)}"
 
     lines = [
         f"{view['preset_title']} — donne {view['deal_number']}, manche {view['manche_number']}"
@@ -146,18 +146,21 @@ def render_text(view: dict[str, JSON]) -> str:
         played = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in last["cards"])
         lines.append(f"Dernier pli : {played} — gagné par {who(last['winner'])}")
     result = view["last_result"]
-    if view["stage"] != "play" and result:
+    fresh = view["stage"] == "play" and not last and not view["trick"]
+    if result and (view["stage"] != "play" or fresh):
         text = str(result["text"])
         for s in range(n):
             text = text.replace(f"{{p{s}}}", who(s))
         totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
-        lines.append(f"Fin de la partie : {totals}. {text}")
+        title = "Partie précédente" if fresh else "Fin de la partie"
+        lines.append(f"{title} : {totals}. {text}")
     if view["stage"] == "play":
         trick = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in view["trick"])
-        lines.append(
-            f"Pli en cours : {trick or '(à vous d’entamer)' if view['turn'] == seat else trick or '—'}"
-        )
-        lines.append(f"Votre main : {_cards(view['hand'])}")
+        if not trick:
+            trick = "à vous d'entamer" if view["turn"] == seat else "—"
+        lines.append(f"Pli en cours : {trick}")
+        if seat is not None:
+            lines.append(f"Votre main : {_cards(view['hand'])}")
         if view["au_sept"]:
             lines.append("« Au sept ! » : dernier appel pour échanger le sept d'atout.")
     return "\n".join(lines)
@@ -165,4 +168,4 @@ def render_text(view: dict[str, JSON]) -> str:
 
 GAME = ChouineGame()
 
-__all__ = ["GAME", "Action", "ChouineGame", "render_text"]
+__all__ = ["GAME", "ChouineGame", "render_text"]
