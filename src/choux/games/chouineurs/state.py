@@ -554,16 +554,7 @@ class ChouineursState(State):
                 self.bets_left[s] &= ~(1 << bet)
             self.scores[s] += total
             rows.append((bet, tricks, total - tokens, tokens, total))
-            events.append(
-                Event(
-                    "score",
-                    f"{{p{s}}} : {tricks} pli{'s' if tricks > 1 else ''}, "
-                    f"{'pari réussi' if spent else 'pari manqué' if bet >= 0 else 'sans pari'}, "
-                    f"{total} point"
-                    f"{'s' if total > 1 else ''}.",
-                    s,
-                )
-            )
+            events.append(_score_event(s, bet, tricks, total - tokens, tokens))
         self.sheet.append(rows)
         if self.round >= ROUNDS:
             self.phase = OVER
@@ -826,6 +817,25 @@ class ChouineursState(State):
     def debug_cards(self, seat: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """(end in play, other end) of each card in `seat`'s hand, for tests."""
         return [(CARDS[f >> 1][f & 1], CARDS[f >> 1][(f & 1) ^ 1]) for f in self.hands[seat]]
+
+
+def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> Event:
+    """« Anne : 2 plis, pari Rouge réussi (8) + 2 jetons = 10 points. »"""
+    plural = "s" if tricks > 1 else ""
+    if bet < 0:
+        told = "sans pari (0)"
+    elif points:
+        told = f"pari {BET_TITLES[bet]} réussi ({points})"
+    else:
+        told = f"pari {BET_TITLES[bet]} manqué (0)"
+    total = points + tokens
+    return Event(
+        "score",
+        f"{{p{seat}}} : {tricks} pli{plural}, {told} + {tokens} jeton{'s' if tokens > 1 else ''}"
+        f" = {total} point{'s' if total > 1 else ''}.",
+        seat,
+        {"tricks": tricks, "bet_points": points, "tokens": tokens, "total": total},
+    )
 
 
 def _deal_respecting_voids(
