@@ -157,6 +157,8 @@ def test_crying_when_not_a_crybaby_is_refused() -> None:
     refused(state, 0, Cry(token=True), "pas chouineur")
     refused(state, 2, Cry(turn=hand_codes(state, 2)[0]), "pas chouineur")
     refused(state, 1, Cry(turn=hand_codes(state, 0)[0]), "pas dans votre main")
+    refused(state, 1, Cry(), "retourner une carte ou prendre un jeton")
+    refused(state, 1, Cry(turn=hand_codes(state, 1)[0], token=True), "ou prendre un jeton")
 
 
 def test_crybaby_ties_choose_in_play_order() -> None:

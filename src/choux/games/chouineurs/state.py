@@ -521,8 +521,10 @@ class ChouineursState(State):
             self.token_cards[seat].append(self.reserve.pop())
             events = [TOKEN_EVENTS[seat]]
         else:
+            if action.turn is None:
+                raise MalformedAction("Choisissez : retourner une carte ou prendre un jeton.")
             hand = self.hands[seat]
-            face = CODE_TO_CARD.get(action.turn or "", -1) * 2
+            face = CODE_TO_CARD.get(action.turn, -1) * 2
             if face in hand:
                 index = hand.index(face)
             elif face + 1 in hand:
