@@ -39,6 +39,13 @@ View keys (`view(seat)`, seat None = spectator), stable for the web UI:
 - ``scores``: total points per seat; ``sheet``: one entry per finished round, ``{"round",
   "rows": [{"bet", "tricks", "bet_points", "hit", "tokens", "total"}]}`` per seat.
 - ``outcome``: None, or ``{"scores", "ranks", "reason"}`` at the end.
+
+Event kinds: ready, lead_wait, reveal, play (data: card, end), trick, crybaby (data: seats),
+token, turn, score (data: tricks, bet_points, tokens, total), round, end.
+
+Chance log (records): ``{"first_leader": seat}``, then per round ``{"round": r, "deal":
+[44 card ids: 7 per seat in seat order, then the reserve, its top last], "sides": mask}``
+where bit c of ``sides`` set means card c was dealt showing its end B (see `deck.CARDS`).
 """
 
 from __future__ import annotations
