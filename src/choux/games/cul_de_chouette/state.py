@@ -22,7 +22,9 @@ View keys (`view(seat)`), stable for the web UI:
   playing order from the roller (counter-clockwise).
 - ``step``: the current step (see `windows.STEP_LABELS`) and ``step_label`` (French).
 - ``dice``: the dice on the table now (list of ints, may be empty); ``chouettes``: the two
-  first dice of the turn; ``reading``: {"name", "points"} of the last full roll, or None.
+  first dice of the turn; ``reading``: {"name", "points"} of this turn's roll, or None;
+  ``last_roll``: {"seat", "dice", "name", "points"} of the last roll read (kept after the
+  turn ends, for the table to show).
 - ``sheets``: one dict per seat: ``seat``, ``score``, ``grelottine``, ``civet``,
   ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``.
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
@@ -169,6 +171,7 @@ class CulDeChouetteState(State):
         self.step = "ouverture"
         self.over = False
         self.winner: int | None = None
+        self.last_roll: dict[str, JSON] | None = None
         self._reset_turn()
         self.tiebreak: dict[str, Any] | None = {
             "purpose": "ouverture",
@@ -762,6 +765,7 @@ class CulDeChouetteState(State):
         name, points, value = C.read_roll(dice)
         self.reading = (name, points)
         s = self.scorer
+        self.last_roll = {"seat": s, "dice": list(dice), "name": name, "points": points}
         own = s == self.roller
         self._say("combinaison", f"{{p{s}}} fait : {name}", s, combination=name)
         if self.bought_by is not None:
@@ -1098,6 +1102,7 @@ class CulDeChouetteState(State):
             "step_label": STEP_LABELS[self.step],
             "dice": list(self.dice),
             "chouettes": list(self.chouettes),
+            "last_roll": None if self.last_roll is None else dict(self.last_roll),
             "reading": None
             if self.reading is None
             else {"name": self.reading[0], "points": self.reading[1]},

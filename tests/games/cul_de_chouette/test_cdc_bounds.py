@@ -1,0 +1,75 @@
+"""Bounds: the floor at 0, the cap at 332, victory at 343 only on one's own turn, Bévue."""
+
+from __future__ import annotations
+
+import pytest
+
+from choux.engine import IllegalAction
+from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.actions import DeclareBevue, Shout
+from choux.games.cul_de_chouette.testing import dice, table
+
+
+def test_score_never_goes_below_zero() -> None:
+    state = table(3, scores=[0, 5, 0])
+    state.apply(2, DeclareBevue(1))
+    assert state.scores[1] == 0
+
+
+def test_gains_from_challenges_and_bets_stop_at_332() -> None:
+    state = table(3, scores=[0, 320, 0])
+    dice(state, 1, 1)
+    state.apply_timeout()  # nobody buys
+    dice(state, 2)
+    state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores[1] == 320 + 8
+    state = table(3, scores=[0, 330, 0])
+    dice(state, 3, 3)
+    state.apply_timeout()
+    dice(state, 6)
+    state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores[1] == 332 and not state.is_over()
+
+
+def test_victory_at_343_on_ones_own_turn() -> None:
+    state = table(2, scores=[300, 0])
+    dice(state, 2, 4)
+    dice(state, 6)
+    assert state.is_over() and state.winner == 0
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    assert outcome.reason == "343 atteint à son tour"
+    assert state.actors() == () and state.deadline() is None
+
+
+def test_no_victory_below_343() -> None:
+    state = table(2, scores=[300, 0])
+    dice(state, 1, 3)
+    dice(state, 4)
+    assert state.scores[0] == 332 and not state.is_over()
+
+
+def test_bevue_button_under_every_player() -> None:
+    state = table(3, scores=[20, 20, 20])
+    assert state.legal_actions(1) == [DeclareBevue(0), DeclareBevue(1), DeclareBevue(2)]
+    state.apply(1, DeclareBevue(2))
+    assert state.scores == [20, 20, 10]
+    with pytest.raises(IllegalAction, match="déjà signalé"):
+        state.apply(1, DeclareBevue(0))
+    with pytest.raises(IllegalAction, match="Décidez d'abord"):
+        state.apply(0, DeclareBevue(1))  # the roller has dice to roll first
+
+
+def test_bevue_button_may_be_switched_off() -> None:
+    state = table(3, options={"bouton_bevue": False})
+    assert state.legal_actions(1) == [] and state.actors() == (0,)
+    with pytest.raises(IllegalAction):
+        state.apply(1, DeclareBevue(2))
+
+
+def test_target_score_option_shortens_the_game_and_moves_the_cap() -> None:
+    state = table(2, scores=[50, 0], options={"objectif": 100})
+    assert state.cap == 89
+    dice(state, 2, 4)
+    dice(state, 6)
+    assert state.is_over()

@@ -1,0 +1,124 @@
+"""Shouts and races: first to click wins, the last of a Suite loses, wrong shouts cost."""
+
+from __future__ import annotations
+
+import pytest
+
+from choux.engine import IllegalAction
+from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.actions import EnterDice, Shout
+from choux.games.cul_de_chouette.testing import dice, table
+
+
+def test_pelican_gives_172_and_28_to_the_first_to_shout() -> None:
+    state = table(3)
+    dice(state, 6, 6)
+    dice(state, 6)
+    assert state.scores[0] == 172 and state.step == "pelican"
+    state.apply(2, Shout(C.CRI_PELICAN))
+    state_scores = list(state.scores)
+    assert state_scores == [172, 0, 28]
+    with pytest.raises(IllegalAction):
+        state.apply(1, Shout(C.CRI_PELICAN))
+    assert state.scores == state_scores
+
+
+def test_chouette_velute_goes_to_the_first_to_shout() -> None:
+    state = table(3)
+    dice(state, 2, 2)
+    dice(state, 4)
+    assert state.step == "chouette_velute" and state.scores == [0, 0, 0]
+    state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores == [0, 32, 0]
+    assert state.step == "debut"
+
+
+def test_chouette_velute_may_be_won_by_the_roller() -> None:
+    state = table(3)
+    dice(state, 3, 6)
+    dice(state, 3)
+    state.apply(0, Shout(C.PAS_MOU))
+    assert state.scores[0] == 72
+
+
+def test_race_that_nobody_wins_in_time_gives_nobody_the_points() -> None:
+    state = table(3)
+    dice(state, 1, 1)
+    dice(state, 2)
+    state.apply_timeout()
+    assert state.scores == [0, 0, 0] and state.step == "debut"
+
+
+def test_suite_last_to_shout_loses_10() -> None:
+    state = table(3, scores=[20, 20, 20])
+    dice(state, 2, 3)
+    dice(state, 4)
+    assert state.step == "suite"
+    state.apply(1, Shout(C.GRELOTTE))
+    state.apply(0, Shout(C.GRELOTTE))
+    state.apply(2, Shout(C.GRELOTTE))
+    assert state.scores == [20, 20, 10]
+
+
+def test_suite_one_silent_player_is_the_last() -> None:
+    state = table(3, scores=[20, 20, 20])
+    dice(state, 2, 3)
+    dice(state, 4)
+    state.apply(1, Shout(C.GRELOTTE))
+    state.apply(2, Shout(C.GRELOTTE))
+    state.apply_timeout()
+    assert state.scores == [10, 20, 20]
+
+
+def test_suite_silent_players_roll_a_die_and_the_lowest_loses() -> None:
+    state = table(3, scores=[20, 20, 20])
+    dice(state, 2, 3)
+    dice(state, 4)
+    state.apply(1, Shout(C.GRELOTTE))
+    state.apply_timeout()
+    assert state.step == "departage" and set(state.actors()) >= {0, 2}
+    state.apply(0, EnterDice((4,)))
+    state.apply(2, EnterDice((4,)))  # a tie: roll again
+    state.apply(2, EnterDice((5,)))
+    state.apply(0, EnterDice((3,)))
+    assert state.scores == [10, 20, 20]
+    assert state.step == "debut"
+
+
+def test_suite_1_2_3_also_gives_the_roller_18() -> None:
+    state = table(3)
+    dice(state, 1, 2)
+    dice(state, 3)
+    assert state.scores[0] == 18 and state.step == "suite"
+
+
+def test_wrong_shout_is_a_bevue() -> None:
+    state = table(3, scores=[20, 20, 20])
+    dice(state, 2, 3)
+    dice(state, 4)
+    state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores[1] == 10
+    # one wrong shout per window: only the right one remains
+    assert state.legal_actions(1) == [Shout(C.GRELOTTE)]
+
+
+def test_shouts_follow_the_order_of_the_clicks() -> None:
+    state = table(4)
+    dice(state, 1, 1)
+    dice(state, 2)
+    state.apply(3, Shout(C.PAS_MOU))
+    assert state.scores == [0, 0, 0, 8]
+
+
+def test_contre_sirop_goes_to_the_first_to_shout() -> None:
+    from choux.games.cul_de_chouette.actions import Sip
+
+    state = table(3, scores=[10, 0, 0])
+    dice(state, 2, 2)
+    dice(state, 5)
+    state.apply(0, Sip(True))
+    dice(state, 3)
+    assert state.step == "contre_sirop"
+    assert Shout(C.CONTRE_SIROP) not in state.legal_actions(0)  # not the one who sipped
+    state.apply(2, Shout(C.CONTRE_SIROP))
+    assert state.scores == [6, 0, 12]
