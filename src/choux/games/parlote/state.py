@@ -345,7 +345,7 @@ class ParloteState(State):
         self.reader = self.rng.choice(candidates)
         self.chance.append({"first_reader": self.reader})
         self.phase = DRAW
-        return [Event("reader", f"{who(self.reader)} sera le premier piocheur.", self.reader)]
+        return [Event("reader", f"Premier piocheur : {who(self.reader)}.", self.reader)]
 
     # draw ---------------------------------------------------------------
 
@@ -376,7 +376,7 @@ class ParloteState(State):
         return [
             Event(
                 "scenario",
-                f"{who(self.reader)} lit le scénario « {scenario.title} » : {scenario.injonction}",
+                f"Scénario lu par {who(self.reader)}, « {scenario.title} » : {scenario.injonction}",
                 self.reader,
                 {"scenario": self.scenario},
             ),
@@ -417,13 +417,15 @@ class ParloteState(State):
         names = " et ".join(content().colour_by_id[c].name for c in colours)
         amount = "capot" if action.amount == data.CAPOT else str(action.amount)
         return [
-            Event("bid", f"{who(seat)} annonce {amount}, atouts {names}.", seat, entry.to_json())
+            Event(
+                "bid", f"Enchère de {who(seat)} : {amount}, atouts {names}.", seat, entry.to_json()
+            )
         ]
 
     def _pass(self, seat: int, timeout: bool) -> list[Event]:
         self.bids.append(BidEntry(seat, "pass"))
         self.passes += 1
-        text = f"{who(seat)} passe{' (temps écoulé)' if timeout else ''}."
+        text = f"{who(seat)} : passe{' (temps écoulé)' if timeout else ''}."
         events = [Event("pass", text, seat)]
         if self.high is not None and self.passes >= 3:
             return events + self._end_bidding(coinched_by=None)
@@ -509,7 +511,7 @@ class ParloteState(State):
         events = [
             Event(
                 "play",
-                f"{who(seat)} joue « {name} » {with_argument}.",
+                f"Carte de {who(seat)} : « {name} », {with_argument}.",
                 seat,
                 {"card": code, "argument": argument},
             )
@@ -538,7 +540,7 @@ class ParloteState(State):
         events = [
             Event(
                 "trick",
-                f"{who(winner)} remporte le pli ({points} points) : {why.lower()}.",
+                f"Pli pour {who(winner)} ({points} points) : {why.lower()}.",
                 winner,
                 {"points": points},
             )
@@ -575,7 +577,11 @@ class ParloteState(State):
         )
         self.window = Window(VOTE)
         return [
-            Event("contest", f"{who(seat)} conteste l'argument de {who(author)} : on vote !", seat)
+            Event(
+                "contest",
+                f"Contestation de {who(seat)} contre l'argument de {who(author)} : on vote !",
+                seat,
+            )
         ]
 
     def _close_contest(self) -> list[Event]:
@@ -670,13 +676,13 @@ class ParloteState(State):
             self._clear_deal()
             self.phase = OVER
             a, b = rules.team_seats(self.winner)
-            events.append(Event("game_end", f"{who(a)} et {who(b)} remportent la partie !"))
+            events.append(Event("game_end", f"Victoire de {who(a)} et {who(b)} !"))
             return events
         self.reader = rules.next_seat(self.reader)
         self._clear_deal()
         self.phase = DRAW
         self._refill_piles()
-        events.append(Event("reader", f"{who(self.reader)} devient le piocheur.", self.reader))
+        events.append(Event("reader", f"Nouveau piocheur : {who(self.reader)}.", self.reader))
         return events
 
     # ------------------------------------------------------------------ end
@@ -690,9 +696,10 @@ class ParloteState(State):
         scores = [self.scores[rules.team_of(s)] for s in range(4)]
         ranks = tuple(1 if rules.team_of(s) == self.winner else 2 for s in range(4))
         assert self.winner is not None
-        a, b = rules.team_seats(self.winner)
         return Outcome(
-            tuple(scores), ranks, f"{{p{a}}} et {{p{b}}} passent les {self.target} points"
+            tuple(scores),
+            ranks,
+            f"Plus de {self.target} points : {self.scores[0]} à {self.scores[1]}",
         )
 
     # ------------------------------------------------------------------ views
@@ -819,7 +826,7 @@ class ParloteState(State):
             "deal_points": points,
             "contests_left": list(self.contests_left),
             "window": window,
-            "deal_number": self.deals_played + 1,
+            "deal_number": self.deals_played + (0 if self.phase == OVER else 1),
             "recap": self.recap,
             "results": cast(JSON, list(self.results)),
             "winner": self.winner,

@@ -29,7 +29,7 @@ def _card(card: dict[str, Any], colours: dict[str, str]) -> str:
 
 def _play(play: dict[str, Any], colours: dict[str, str]) -> str:
     argument = f" « {escape(play['argument'])} »" if play["argument"] else ""
-    return f"  {_name(play['seat'])} : {_card(play['card'], colours)}{argument} [{play['status_label']}]"
+    return f"  {_name(play['seat'])} : {_card(play['card'], colours)}{argument} — {play['status_label']}"
 
 
 def render(view_json: dict[str, JSON]) -> str:
