@@ -123,3 +123,13 @@ def test_rules_page_has_four_suits_of_rule_cards() -> None:
     for section in data["sections"]:
         assert len(section["cards"]) >= 2
         assert all(card["title"] and card["text"] for card in section["cards"])
+
+
+def test_every_view_key_is_documented_for_the_web_interface() -> None:
+    import re
+
+    from choux.games.chouine import state as module
+
+    documented = set(re.findall(r"``(\w+)``", module.__doc__ or ""))
+    view = GAME.new(2, 1).view(0)
+    assert set(view) <= documented, sorted(set(view) - documented)

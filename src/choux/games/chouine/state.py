@@ -137,7 +137,9 @@ class ChouineState(State):
         self.variant = variant
         self.options = dict(options)
         self.n = n = variant.players
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_shared = False
+        self._reseed: int | None = None  # determinize: seed of a fresh RNG, made on use
         self.chance: list[JSON] = []
         manches = int(options.get("manches", 0)) or variant.default_manches
         self.manches_to_win = (manches + 1) // 2
@@ -154,6 +156,22 @@ class ChouineState(State):
         self.dealer_draw: list[list[tuple[int, int]]] = []
         self.dealer = self._draw_first_dealer()
         self._start_partie()
+
+    @property
+    def rng(self) -> random.Random:
+        """The deal's RNG, copied on first use after a `clone` (copying a Mersenne Twister
+        costs more than the rest of the clone, and most clones never deal again)."""
+        if self._rng_shared:
+            self._rng = copy_rng(self._rng) if self._reseed is None else random.Random(self._reseed)
+            self._rng_shared = False
+            self._reseed = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
+        self._reseed = None
 
     # ------------------------------------------------------------------ dealing
 
@@ -622,7 +640,7 @@ class ChouineState(State):
     def clone(self) -> ChouineState:
         new = object.__new__(ChouineState)
         new.__dict__.update(self.__dict__)
-        new.rng = copy_rng(self.rng)
+        new._rng_shared = self._rng_shared = True  # copy-on-use, see `rng`
         new.chance = list(self.chance)
         new.hands = [h[:] for h in self.hands]
         new.masks = self.masks[:]
@@ -652,9 +670,11 @@ class ChouineState(State):
         turned-up card), respecting the suits others have shown they lack; future deals are
         re-seeded too."""
         new = self.clone()
-        new.rng = random.Random(rng.getrandbits(64))
+        new._rng_shared = True
+        new._reseed = rng.getrandbits(64)  # future deals are unknown too
         pool = self.hidden_cards(seat)
-        rng.shuffle(pool)
+        keys = {c: rng.random() for c in pool}  # a uniform shuffle, cheaper than rng.shuffle
+        pool.sort(key=keys.__getitem__)
         others = [s for s in range(self.n) if s != seat]
         others.sort(key=lambda s: -bin(self.voids[s]).count("1"))
         for s in others:
