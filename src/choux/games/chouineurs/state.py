@@ -352,7 +352,7 @@ class ChouineursState(State):
                 hand = legal_cards(hand, FACE_COLOUR[trick[0]])
             return [PLAY_FACE[f] for f in hand]
         if phase == CHOOSING:
-            if self.choice_bet[seat] != NOT_CHOSEN:
+            if seat not in self._actors:
                 return []
             return list(PREPARE_BY_MASK[self.bets_left[seat]])
         if phase == CRYING:
