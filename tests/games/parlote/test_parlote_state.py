@@ -581,3 +581,16 @@ def test_actions_from_json_round_trip_and_bad_json_refused() -> None:
     with pytest.raises(IllegalAction):
         GAME.action_from_json({"type": "encherir", "amount": 90, "colours": ["maths"]})
     assert isinstance(WindowClosed("x"), IllegalAction)
+
+
+def test_memo_panel_marks_the_28_cards_in_play() -> None:
+    state = ParloteState(9)
+    memo = state.view(None)["memo"]
+    assert len(memo) == 7
+
+    def nodes(tree: list[dict]) -> list[dict]:
+        return [n for node in tree for n in (node, *nodes(node["children"]))]
+
+    flagged = [n for colour in memo for n in nodes(colour["tree"]) if n["in_play"]]
+    assert len(flagged) == 28
+    assert {n["name"] for n in flagged} == {GAME_CARDS[c].name for c in state.selection}

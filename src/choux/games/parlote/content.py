@@ -337,8 +337,9 @@ def card_json(card: Card) -> dict[str, JSON]:
     }
 
 
-def memo() -> list[dict[str, JSON]]:
-    """The « mémo » panel: the seven colours and their trees (names only, no codes)."""
+def memo(in_play: frozenset[str] = frozenset()) -> list[dict[str, JSON]]:
+    """The « mémo » panel: the seven colours and their trees (names only, no codes, since
+    codes are the secret tokens of hands); `in_play` marks the cards of this game."""
     data = content()
 
     def children(colour: str, parent: str | None, depth: int) -> list[dict[str, JSON]]:
@@ -347,6 +348,7 @@ def memo() -> list[dict[str, JSON]]:
                 "name": c.name,
                 "depth": c.depth,
                 "definition": c.definition,
+                "in_play": c.id in in_play,
                 "children": children(colour, c.id, depth + 1),
             }
             for c in data.cards

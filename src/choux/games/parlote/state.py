@@ -44,7 +44,10 @@ as typed and must be displayed escaped):
 - "results": one {"deal", "reader", "scenario", "contract", "points", "made",
   "scores"} per finished deal
 - "winner": the winning team or None
-- "colours": [{"id", "name", "hue", "summary"}] × 7, for the bid buttons and the mémo
+- "colours": [{"id", "name", "hue", "summary"}] × 7, for the bid buttons
+- "memo": the « mémo » panel, one entry per colour {"colour", "name", "hue", "summary",
+  "tree"}; a tree node is {"name", "depth", "definition", "in_play", "children": [node]}
+  ("in_play": the card is among the 28 of this game)
 """
 
 from __future__ import annotations
@@ -80,7 +83,14 @@ from choux.games.parlote.actions import (
     Play,
     Vote,
 )
-from choux.games.parlote.content import Card, card_json, cards_index, content, scenarios_index
+from choux.games.parlote.content import (
+    Card,
+    card_json,
+    cards_index,
+    content,
+    memo,
+    scenarios_index,
+)
 from choux.games.parlote.records import (
     CONTEST,
     COUNTS,
@@ -834,6 +844,7 @@ class ParloteState(State):
                 {"id": c.id, "name": c.name, "hue": c.hue, "summary": c.summary}
                 for c in stock.colours
             ],
+            "memo": cast(JSON, memo(frozenset(self.selection))),
         }
 
     def _trick_view(self, trick: Trick) -> dict[str, JSON]:
