@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choux.games.cul_de_chouette import read_roll
 from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette import read_roll
 
 NAMES = {
     "Cul de Chouette",

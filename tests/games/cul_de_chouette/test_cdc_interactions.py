@@ -109,7 +109,7 @@ def test_scores_at_zero_losing_more_stay_at_zero() -> None:
     dice(state, 2)
     assert state.scores[0] == 0
     state.apply_timeout()  # nobody shouts the Contre-Sirop
-    state.apply(2, DeclareBevue(1))
+    state.apply(1, DeclareBevue(0))
     assert state.scores == [0, 0, 0]
 
 

@@ -1,0 +1,119 @@
+"""Bots: reaction delays by level, errors at the easy level, expected-value choices."""
+
+from __future__ import annotations
+
+import random
+
+from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.actions import (
+    AnnounceTotal,
+    BuyCul,
+    ChallengeGrelottine,
+    DeclareBevue,
+    Shout,
+    Sip,
+)
+from choux.games.cul_de_chouette.bots import BOTS, cul_value, probability, soufflette_success
+from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.testing import dice, table
+
+
+def chouette_velute() -> CulDeChouetteState:
+    state = table(3)
+    dice(state, 2, 2)
+    dice(state, 4)
+    return state
+
+
+def test_bot_levels_are_registered() -> None:
+    assert set(BOTS) == {"random", "easy", "medium", "hard"}
+
+
+def test_hard_bots_shout_faster_than_easy_ones() -> None:
+    easy = BOTS["easy"](random.Random(1))
+    hard = BOTS["hard"](random.Random(1))
+    e = [easy.choose(chouette_velute(), 1) for _ in range(50)]
+    h = [hard.choose(chouette_velute(), 1) for _ in range(50)]
+    assert all(m is not None for m in e + h)
+    easy_mean = sum(m.delay for m in e if m) / 50
+    hard_mean = sum(m.delay for m in h if m) / 50
+    assert 0.2 <= hard_mean <= 0.45 and 1.0 <= easy_mean <= 1.8
+
+
+def test_easy_bots_sometimes_shout_the_wrong_cry_and_hard_ones_never() -> None:
+    easy = BOTS["easy"](random.Random(3))
+    hard = BOTS["hard"](random.Random(3))
+    right = Shout(C.PAS_MOU)
+    easy_moves = [easy.choose(chouette_velute(), 2) for _ in range(300)]
+    hard_moves = [hard.choose(chouette_velute(), 2) for _ in range(300)]
+    assert any(m is not None and m.action != right for m in easy_moves)
+    assert all(m is not None and m.action == right for m in hard_moves)
+
+
+def test_bots_sip_by_expected_value() -> None:
+    hard = BOTS["hard"](random.Random(1))
+    for pair, other, expected in ((1, 5, True), (2, 5, True), (5, 1, False), (6, 2, False)):
+        state = table(3, scores=[10, 0, 0])
+        dice(state, pair, pair)
+        dice(state, other)
+        move = hard.choose(state, 0)
+        assert move is not None and move.action == Sip(expected), pair
+
+
+def test_bots_keep_a_chouette_that_wins() -> None:
+    hard = BOTS["hard"](random.Random(1))
+    state = table(3, scores=[330, 0, 0])
+    dice(state, 4, 4)
+    dice(state, 1)
+    move = hard.choose(state, 0)
+    assert move is not None and move.action == Sip(False)
+
+
+def test_hard_bot_buys_a_valuable_cul_only() -> None:
+    hard = BOTS["hard"](random.Random(1))
+    assert cul_value((6, 6)) > 30 > cul_value((1, 3))
+    state = table(3, scores=[0, 100, 0])
+    dice(state, 6, 6)
+    move = hard.choose(state, 1)
+    assert move is not None and move.action == BuyCul()
+    state = table(3, scores=[0, 100, 0])
+    dice(state, 1, 3)
+    assert hard.choose(state, 1) is None
+
+
+def test_hard_bot_challenges_with_the_best_expected_stake() -> None:
+    hard = BOTS["hard"](random.Random(1))
+    state = table(3, scores=[100, 200, 0], grelottine=[False, True, False])
+    dice(state, 1, 3)
+    state.apply_timeout()
+    dice(state, 6)
+    move = hard.choose(state, 1)
+    assert move is not None and isinstance(move.action, ChallengeGrelottine)
+    assert move.action == ChallengeGrelottine("Sirop-Grelot", 20)
+
+
+def test_bots_announce_the_likeliest_bleu_rouge_totals() -> None:
+    hard = BOTS["hard"](random.Random(1))
+    state = table(3, scores=[50, 0, 0])
+    dice(state, 3, 3)
+    dice(state, 4)
+    totals = []
+    for _ in range(3):
+        move = hard.choose(state, 0)
+        assert move is not None and isinstance(move.action, AnnounceTotal)
+        totals.append(move.action.total)
+        state.apply(0, move.action)
+    assert set(totals) <= {9, 10, 11, 12} and {10, 11} <= set(totals)
+
+
+def test_bots_never_press_the_bevue_button() -> None:
+    state = table(3)
+    assert state.legal_actions(1)[0] == DeclareBevue(0)
+    for level in ("easy", "medium", "hard"):
+        assert BOTS[level](random.Random(1)).choose(state, 1) is None
+
+
+def test_probabilities_used_by_the_bots() -> None:
+    assert abs(probability("Chouette") - 90 / 216) < 1e-9
+    assert abs(probability("Cul de Chouette") - 6 / 216) < 1e-9
+    assert 0.05 < soufflette_success() < 0.5
