@@ -238,6 +238,7 @@ class ChouineState(State):
         return 1 if len(self.talon) >= self.n else 2
 
     def playable_cards(self, seat: Seat) -> list[int]:
+        """The cards `seat` may play now (all of its hand but when answering in phase 2)."""
         hand = self.hands[seat]
         if self.trick and len(self.talon) < self.n:
             return phase_two_legal_cards(hand, self.trick, self.trump)
@@ -247,17 +248,10 @@ class ChouineState(State):
         if self.stage != PLAY or seat != self.turn:
             return []
         hand = self.hands[seat]
-        trick = self.trick
-        if trick and len(self.talon) < self.n:
-            playable = phase_two_legal_cards(hand, trick, self.trump)
-        else:
-            playable = hand
+        playable = self.playable_cards(seat)
         actions: list[Action] = [PLAIN[c] for c in playable]
-        if may_declare(
-            self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
-        ):
-            for c, kind, _, _ in self.declarations_for(seat, playable):
-                actions.append(Play(CODES[c], kind))
+        for c, kind, _, _ in self.declarations_for(seat, playable):
+            actions.append(Play(CODES[c], kind))
         if SEVENS[self.trump] in hand and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
@@ -267,6 +261,7 @@ class ChouineState(State):
     def declarations_for(
         self, seat: Seat, playable: list[int]
     ) -> list[tuple[int, str, tuple[int, ...], int]]:
+        """(card, kind, cards shown, points) that `seat` may declare with one of `playable`."""
         if not may_declare(
             self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
         ):
