@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from choux.games.chouineurs.deck import BET_POINTS, BLACK, FACE_COLOUR, FACE_VALUE, YELLOW
+from choux.games.chouineurs.deck import (
+    BET_POINTS,
+    BLACK,
+    FACE_COLOUR,
+    FACE_VALUE,
+    TOKEN_POINTS,
+    YELLOW,
+)
 
 NO_COLOUR = -1
 #: face -> its rank as a trump (black above yellow), 0 for a plain colour
@@ -71,7 +78,7 @@ def score_round(bet: int, tricks: int, tokens: int) -> tuple[int, bool]:
     """(points of the round, whether the bet card is spent): bet points plus one per token.
     A bet that hits leaves the game; a missed bet scores nothing and comes back."""
     points = bet_points(bet, tricks)
-    return points + tokens, points > 0
+    return points + tokens * TOKEN_POINTS, points > 0
 
 
 def round_leader(scores: Sequence[int], previous: int) -> int:

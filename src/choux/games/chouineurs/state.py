@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from choux.engine.base import (
     JSON,
@@ -87,7 +86,6 @@ from choux.games.chouineurs.deck import (
     BLACK,
     CARD_CODES,
     CARD_COUNT,
-    CARDS,
     CODE_TO_CARD,
     COLOUR_NAMES,
     FACE_COLOUR,
@@ -95,10 +93,12 @@ from choux.games.chouineurs.deck import (
     HAND_SIZE,
     MAX_PLAYERS,
     ROUNDS,
+    TOKEN_POINTS,
     bet_description,
     end_text,
 )
 from choux.games.chouineurs.rules import (
+    bet_points,
     crybabies,
     final_ranks,
     legal_cards,
@@ -562,8 +562,9 @@ class ChouineursState(State):
             if spent:
                 self.bets_left[s] &= ~(1 << bet)
             self.scores[s] += total
-            rows.append((bet, tricks, total - tokens, tokens, total))
-            events.append(_score_event(s, bet, tricks, total - tokens, tokens))
+            points = bet_points(bet, tricks)
+            rows.append((bet, tricks, points, tokens, total))
+            events.append(_score_event(s, bet, tricks, points, tokens))
         self.sheet.append(rows)
         if self.round >= ROUNDS:
             self.phase = OVER
@@ -823,10 +824,6 @@ class ChouineursState(State):
         for mask in self.bets_left:
             assert 0 <= mask <= ALL_BETS
 
-    def debug_cards(self, seat: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        """(end in play, other end) of each card in `seat`'s hand, for tests."""
-        return [(CARDS[f >> 1][f & 1], CARDS[f >> 1][(f & 1) ^ 1]) for f in self.hands[seat]]
-
 
 def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> Event:
     """« Anne : 2 plis, pari Rouge réussi (8) + 2 jetons = 10 points. »"""
@@ -837,7 +834,7 @@ def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> 
         told = f"pari {BET_TITLES[bet]} réussi ({points})"
     else:
         told = f"pari {BET_TITLES[bet]} manqué (0)"
-    total = points + tokens
+    total = points + tokens * TOKEN_POINTS
     return Event(
         "score",
         f"{{p{seat}}} : {tricks} pli{plural}, {told} + {tokens} jeton{'s' if tokens > 1 else ''}"
@@ -881,18 +878,3 @@ def _deal_respecting_voids(
             pool[:] = rest
             return hands
     raise AssertionError("unreachable: the last draw ignores the voids")
-
-
-def face_of(card: int, end: tuple[int, int]) -> int:
-    """The face of `card` whose end is `end` (colour, value); for tests and bots."""
-    a, b = CARDS[card]
-    if a == end:
-        return card * 2
-    if b == end:
-        return card * 2 + 1
-    raise ValueError(f"card {card} has no end {end}")
-
-
-def dump(state: ChouineursState) -> dict[str, Any]:
-    """The snapshot, for debugging."""
-    return state.snapshot()
