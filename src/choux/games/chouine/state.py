@@ -44,6 +44,15 @@ View keys (``view(seat)``, JSON-ready; seat None is a spectator)
 - ``legal``: ``[{"action": json, "label": French}]`` for the viewer ([] otherwise)
 - ``outcome``: ``Outcome.to_json()`` once the match is over, else None
 
+Chance log (``state.chance``, copied into game records)
+------------------------------------------------------
+- ``{"draw": [[seat, code], ...]}``: one round of the draw for the first dealer (the lowest
+  rank deals; the seats tied for the lowest draw again in a new round);
+- ``{"deal": [32 codes], "dealer": seat}``: one partie's deck, top card first. Cards go one
+  by one to the seats after the dealer (5 each at two players, 3 at three or four), the next
+  card is turned up (its suit is trump), the following ones are drawn in order and the
+  turned-up card last.
+
 Event kinds (``Event.kind``; texts are French with ``{p0}`` placeholders)
 -------------------------------------------------------------------------
 "deal" (data ``turned_up``), "play" (data ``card``), "declare" (data ``kind``, ``cards``,
