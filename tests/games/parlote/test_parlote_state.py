@@ -594,3 +594,21 @@ def test_memo_panel_marks_the_28_cards_in_play() -> None:
     flagged = [n for colour in memo for n in nodes(colour["tree"]) if n["in_play"]]
     assert len(flagged) == 28
     assert {n["name"] for n in flagged} == {GAME_CARDS[c].name for c in state.selection}
+
+
+def test_argument_required_table_refuses_an_empty_argument() -> None:
+    state = GAME.new(4, 3, {"argument_required": True})
+    assert isinstance(state, ParloteState)
+    state.apply(None, Clock())
+    assert state.reader is not None
+    state.apply(state.reader, Draw(0))
+    seat = state.turn
+    state.apply(seat, Bid(80, ("maths", "langage")))
+    for _ in range(3):
+        state.apply(state.turn, Pass())
+    leader = state.turn
+    legal = state.legal_actions(leader)
+    assert all(isinstance(a, Play) and a.argument == "…" for a in legal)
+    refused(state, leader, Play(state.hands[leader][0], "  \n "), "obligatoire")
+    state.apply(None, Clock())  # the clock still plays a card without argument
+    assert state.trick[-1].status == NONE

@@ -167,7 +167,7 @@ class RandomParloteBot(_Base):
             roll = self.rng.random()
             if roll < 0.75:
                 argument = self.argue(play.card, scenarios_index()[state.scenario])
-            elif roll < 0.88:
+            elif roll < 0.88 or state.argument_required:
                 argument = self.rng.choice(OFF_TOPIC)
             else:
                 argument = ""

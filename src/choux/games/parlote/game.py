@@ -42,6 +42,9 @@ class ParloteGame(Game):
             maximum=600,
         ),
         Option("target", "Score à dépasser", data.TARGET, kind="int", minimum=100, maximum=5000),
+        Option(
+            "argument_required", "Argument obligatoire pour jouer une carte", False, kind="bool"
+        ),
     )
     codec = CODEC
     unit_name = "donnes"
@@ -52,6 +55,7 @@ class ParloteGame(Game):
             mode=str(options["mode"]),
             play_seconds=int(options["play_seconds"]),
             target=int(options["target"]),
+            argument_required=bool(options["argument_required"]),
         )
 
     def bots(self) -> dict[str, BotFactory]:
@@ -75,7 +79,14 @@ class ParloteGame(Game):
         return "argument" if isinstance(action, Play) else None
 
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
-        return [(4, {}), (4, {"mode": "honneur"}), (4, {"mode": "arbitre"})]
+        return [
+            (4, {}),
+            (4, {"mode": "honneur"}),
+            (4, {"mode": "arbitre"}),
+            # placeholder arguments: the generic random playouts open contests and votes
+            (4, {"argument_required": True}),
+            (4, {"mode": "arbitre", "argument_required": True}),
+        ]
 
     def render_text(self, view: dict[str, JSON]) -> str:
         from choux.games.parlote.text import render

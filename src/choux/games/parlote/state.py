@@ -14,8 +14,10 @@ as typed and must be displayed escaped):
 - "scores": [team 0, team 1], totals over the finished deals
 - "reader": seat of this deal's reader (le piocheur) or None before the first deal
 - "actors": seats that may act now; "legal": the viewer's legal actions
-  `[{"action": {...}, "label": "..."}]` (a "jouer" action carries an empty "argument":
-  the UI asks for the text, see `Game.text_field`)
+  `[{"action": {...}, "label": "..."}]` (a "jouer" action carries an empty "argument",
+  or "…" when the table requires one: the UI asks for the text, see `Game.text_field`)
+- "argument_required": whether a card may only be played with an argument (table option;
+  the play clock still plays a card without one)
 - "deadline": {"seconds": float, "kind": phase or window kind} or None
 - "claims": seats that clicked « moi ! » (phase "liar")
 - "piles": [{"count": int, "theme": id or None, "theme_name": str or None, "hue": str or
@@ -123,6 +125,10 @@ PHASE_LABELS = {
 
 MODES = ("honneur", "jury", "arbitre")
 
+#: the argument of the "jouer" actions of `legal_actions` when an argument is required: a
+#: placeholder that the player's own text replaces (see `Game.text_field`)
+PLACEHOLDER = "…"
+
 
 def who(seat: int) -> str:
     """The placeholder of a player's name in an event text."""
@@ -141,8 +147,16 @@ def _sort_key(code: str) -> tuple[int, int, str]:
 class ParloteState(State):
     """A game of La parlote coinchée: four players, two teams seated crosswise."""
 
-    def __init__(self, seed: int, mode: str = "jury", play_seconds: int = 90, target: int = 1000):
+    def __init__(
+        self,
+        seed: int,
+        mode: str = "jury",
+        play_seconds: int = 90,
+        target: int = 1000,
+        argument_required: bool = False,
+    ):
         self.mode = mode
+        self.argument_required = argument_required
         self.play_seconds = play_seconds
         self.target = target
         self.rng = random.Random(seed)
@@ -254,7 +268,8 @@ class ParloteState(State):
                 actions.append(Coinche())
             return actions
         if self.window is None:
-            return [Play(code, "") for code in self.hands[seat]]
+            placeholder = PLACEHOLDER if self.argument_required else ""
+            return [Play(code, placeholder) for code in self.hands[seat]]
         if self.window.kind == CONTEST:
             return [Contest(), LetPass()]
         if self.window.kind == VOTE:
@@ -497,6 +512,10 @@ class ParloteState(State):
         if action.card not in self.hands[seat]:
             raise IllegalAction("Vous n'avez pas cette carte en main.")
         argument = rules.check_argument(action.argument)
+        if self.argument_required and not argument:
+            raise IllegalAction(
+                "À cette table, l'argument est obligatoire : tapez-en un pour jouer votre carte."
+            )
         return self._put_card(seat, action.card, argument)
 
     def _put_card(self, seat: int, code: str, argument: str) -> list[Event]:
@@ -796,6 +815,7 @@ class ParloteState(State):
             "phase_label": PHASE_LABELS[self.phase],
             "mode": self.mode,
             "target": self.target,
+            "argument_required": self.argument_required,
             "teams": [[0, 2], [1, 3]],
             "team": rules.team_of(seat) if seat is not None else None,
             "scores": list(self.scores),
@@ -863,6 +883,7 @@ class ParloteState(State):
             "mode": self.mode,
             "play_seconds": self.play_seconds,
             "target": self.target,
+            "argument_required": self.argument_required,
             "rng": rng_fingerprint(self.rng),
             "chance": list(self.chance),
             "phase": self.phase,
