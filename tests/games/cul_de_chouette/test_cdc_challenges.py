@@ -15,6 +15,7 @@ from choux.games.cul_de_chouette.actions import (
     ChallengeGrelottine,
     ChallengeSoufflette,
     PasseGrelot,
+    Shout,
     Sip,
     UseBoucliette,
 )
@@ -310,3 +311,11 @@ def test_bleu_rouge_others_bet_5_on_the_total() -> None:
     state.apply(2, BetTotal(12))
     dice(state, 4, 4, 2)
     assert state.scores[1:] == [35, 5]
+
+
+def test_grelottine_shouted_without_a_grelottine_is_a_bevue() -> None:
+    state = neant([100, 200, 30])
+    assert state.legal_actions(2) == [Shout(C.CRI_GRELOTTINE)]
+    state.apply(2, Shout(C.CRI_GRELOTTINE))
+    assert state.scores[2] == 20 and state.step == "grelottine"
+    assert Shout(C.CRI_GRELOTTINE) not in state.legal_actions(2)  # once

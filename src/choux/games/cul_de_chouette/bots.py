@@ -117,7 +117,7 @@ class ChouetteBot:
         kinds: dict[type[Action], list[Action]] = {}
         for action in legal:
             kinds.setdefault(type(action), []).append(action)
-        if Shout in kinds:
+        if Shout in kinds and view["race"] is not None:
             return self.shout(view, kinds[Shout])
         if UseBoucliette in kinds or PasseGrelot in kinds:
             move = self.defend(view, seat, kinds)
@@ -141,6 +141,9 @@ class ChouetteBot:
             return BotMove(kinds[Roll][0], self.roll_delay(view))
         if EnterDice in kinds:
             return BotMove(self.rng.choice(kinds[EnterDice]), self.roll_delay(view))
+        if Shout in kinds and self.rng.random() < self.level.error / 4:
+            # « Grelottine ! » without one: the easy bot's Bévue, now and then
+            return BotMove(kinds[Shout][0], self.delay(self.level.reaction))
         return None
 
     def roll_delay(self, view: dict[str, object]) -> float:

@@ -86,6 +86,7 @@ PAS_MOU = "Pas mou le caillou !"
 GRELOTTE = "Grelotte ça picote !"
 CRI_PELICAN = "Pélican !"
 CONTRE_SIROP = "J'apprécie les fruits au sirop !"
+CRI_GRELOTTINE = "Grelottine !"  # shouted without a Grelottine: a Bévue
 RACE_CRIES: tuple[str, ...] = (PAS_MOU, GRELOTTE, CRI_PELICAN, CONTRE_SIROP)
 
 # --------------------------------------------------------------------------- windows (seconds)

@@ -8,8 +8,8 @@ and that the table clock closes (`deadline()`, action `CloseWindow()` for seat N
 Dice come from `rng` (site's dice: the `Roll()` button) or are typed in by the roller or a
 scribe (option ``des = "reels"``: `EnterDice`); everything else is identical.
 
-Bévues: the server charges −10 for the errors it sees (a wrong race shout, an impossible
-Bleu-Rouge total). The −10 button under every player's sheet (`DeclareBevue`) is open to a
+Bévues: the server charges −10 for the errors it sees (a wrong race shout, « Grelottine ! »
+shouted without a Grelottine, an impossible Bleu-Rouge total). The −10 button under every player's sheet (`DeclareBevue`) is open to a
 player who has nothing else to decide at that moment, once per turn (option
 ``bouton_bevue``). A player may make one wrong shout per window.
 
@@ -108,7 +108,8 @@ ENTER: dict[int, tuple[EnterDice, ...]] = {
 FACE_BETS = tuple(BetFace(f) for f in range(1, 7))
 CHALLENGE_BETS = (BetChallenge(True), BetChallenge(False))
 TOTAL_BETS = tuple(BetTotal(t) for t in range(3, 19))
-SHOUTS = {cry: Shout(cry) for cry in C.RACE_CRIES}
+SHOUTS = {cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE)}
+FALSE_GRELOTTINE = SHOUTS[C.CRI_GRELOTTINE]
 RACES = frozenset(RACE_CRY)
 DICE_STEPS = frozenset(
     {"debut", "achat", "cul", "paris_sirotage", "sirotage", "annonce", "defi"}
@@ -198,6 +199,7 @@ class CulDeChouetteState(State):
         self.bleu: dict[str, Any] | None = None
         self.tiebreak = None
         self.bevue_pressed = [False] * self.n
+        self.erred: list[int] = []  # shouted « Grelottine ! » without one, this turn
 
     # ------------------------------------------------------------------ who acts
 
@@ -278,6 +280,8 @@ class CulDeChouetteState(State):
                 moves.extend(ChallengeSoufflette(t) for t in range(self.n) if t != seat)
         elif step == "grelottine":
             moves.extend(self._grelottine_challenges(seat))
+            if self._may_false_grelottine(seat):
+                moves.append(FALSE_GRELOTTINE)
         elif step == "annonce":
             ch = self.challenge
             assert ch is not None
@@ -304,6 +308,10 @@ class CulDeChouetteState(State):
 
     def _may_bet(self, seat: int, bets: dict[int, Any], excluded: tuple[int, ...]) -> bool:
         return seat not in excluded and seat not in bets and self.scores[seat] >= C.SIDE_BET_STAKE
+
+    def _may_false_grelottine(self, seat: int) -> bool:
+        """The « Grelottine ! » button of a player who holds none: a Bévue, once."""
+        return seat != self.scorer and not self.grelottine[seat] and seat not in self.erred
 
     def _may_pass_grelot(self, seat: int) -> bool:
         return self.n > 2 and self.pg_earned[seat] and not self.pg_used[seat]
@@ -354,6 +362,7 @@ class CulDeChouetteState(State):
                 and self.grelottine[p]
                 and min(scores[p], scores[target]) * C.GRELOTTINE_PERCENT[C.CHOUETTE] >= 100
             ]
+            busy.extend(p for p in range(n) if self._may_false_grelottine(p))
         elif step == "annonce":
             ch = self.challenge
             assert ch is not None
@@ -883,6 +892,10 @@ class CulDeChouetteState(State):
         self.step = kind
 
     def _shout(self, seat: int, cry: str) -> None:
+        if cry == C.CRI_GRELOTTINE:
+            self.erred.append(seat)
+            self._bevue(seat, "« Grelottine ! » sans Grelottine")
+            return
         race = self.race
         assert race is not None
         kind = race["kind"]
@@ -1202,6 +1215,7 @@ class CulDeChouetteState(State):
                 "race_value": None if self.race is None else self.race["value"],
                 "race_eligible": None if self.race is None else list(self.race["eligible"]),
                 "bevue_button": self.bevue_button,
+                "erred": list(self.erred),
             }
         )
         return data
@@ -1233,6 +1247,7 @@ class CulDeChouetteState(State):
             "chance",
             "dice",
             "chouettes",
+            "erred",
         ):
             d[key] = list(d[key])
         for key in ("race", "sip", "challenge", "bleu", "tiebreak"):

@@ -1,0 +1,51 @@
+"""The view: JSON-ready, documented keys, legal actions of the seat only."""
+
+from __future__ import annotations
+
+import json
+
+from choux.games.cul_de_chouette import state as state_module
+from choux.games.cul_de_chouette.testing import dice, table
+
+
+def test_every_view_key_is_documented_in_the_state_module() -> None:
+    state = table(3, scores=[0, 40, 0])
+    dice(state, 2, 2)
+    view = state.view(1)
+    doc = state_module.__doc__ or ""
+    for key in view:
+        assert f"``{key}``" in doc, key
+    for key in view["sheets"][0]:
+        assert f"``{key}``" in doc, key
+
+
+def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
+    state = table(3, scores=[0, 40, 0], civet=[False, True, False])
+    dice(state, 2, 2)
+    view = state.view(1)
+    json.dumps(view)
+    assert view["dice"] == [2, 2] and view["roller"] == 0 and view["step"] == "achat"
+    assert view["sheets"][1] == {
+        "seat": 1,
+        "score": 40,
+        "grelottine": False,
+        "civet": True,
+        "boucliette": True,
+        "passe_grelot_used": False,
+        "passe_grelot_earned": False,
+        "bevue_pressed": False,
+    }
+    assert view["windows"] == [
+        {"kind": "achat", "label": "Achat de dé : le Cul est à vendre", "seconds": 3.0}
+    ]
+    assert view["legal"] == [{"action": {"type": "acheter"}, "label": "Acheter le Cul (30 points)"}]
+    assert view["awaiting"] == {"seat": 0, "count": 1}
+    assert state.view(None)["legal"] == []
+
+
+def test_events_carry_french_texts_with_player_placeholders() -> None:
+    state = table(3)
+    dice(state, 1, 4)
+    events = dice(state, 5)
+    texts = [e.render(["Ana", "Bob", "Cyd"]) for e in events]
+    assert "Ana fait une Velute de 5 : +50" in texts
