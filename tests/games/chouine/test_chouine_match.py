@@ -165,3 +165,17 @@ def test_multi_player_plays_a_single_manche() -> None:
 def test_unknown_preset_refused() -> None:
     with pytest.raises(InvalidOptions):
         GAME.new(2, 1, {"preset": "belote"})
+
+
+def test_multi_player_manche_of_five_parties() -> None:
+    state = arrange(
+        ["8S", "7S", "9S"],
+        turned_up="8H",
+        talon="9H",
+        won=[HIGH, "", ""],
+        options={"parties": 5},
+    )
+    state.partie_wins = [2, 1, 0]
+    state.decided = 3
+    play_last_trick(state)  # four parties played: one more to go
+    assert not state.is_over() and state.partie_wins == [3, 1, 0]
