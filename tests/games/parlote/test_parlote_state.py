@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -612,3 +613,18 @@ def test_argument_required_table_refuses_an_empty_argument() -> None:
     refused(state, leader, Play(state.hands[leader][0], "  \n "), "obligatoire")
     state.apply(None, Clock())  # the clock still plays a card without argument
     assert state.trick[-1].status == NONE
+
+
+def test_piles_are_rebuilt_from_played_scenarios_when_both_run_out() -> None:
+    state = new_play(reader=0, hands=standard_hands())
+    current = state.scenario
+    others = [s for s in scenarios_index() if s != current]
+    state.piles = [[], []]
+    state.discard = others
+    play_deal_on_the_clock(state)
+    assert state.discard == [current]  # the scenario just played stays aside
+    assert sorted(state.piles[0] + state.piles[1]) == sorted(others)
+    assert state.chance[-1] == {"piles": state.piles}
+    for seat in (None, 0, 1, 2, 3):
+        text = json.dumps(state.view(seat), ensure_ascii=False)
+        assert not any(json.dumps(s, ensure_ascii=False) in text for s in state.secrets(seat))

@@ -3,7 +3,7 @@
 `build_recap` returns the JSON the view shows under "recap" after each deal:
 
 - "deal": number of the deal; "reader": seat of its reader
-- "scenario": {"id", "theme", "theme_name", "title", "orateur", "public", "enjeu",
+- "scenario": {"theme", "theme_name", "title", "orateur", "public", "enjeu",
   "injonction", "objection"} (the italic line is revealed now)
 - "contract": {"seat", "team", "amount", "capot", "colours", "coinched", "coinched_by"}
 - "tricks": [{"number", "leader", "winner", "why", "points", "plays": [{"seat", "card":
@@ -88,7 +88,6 @@ def build_recap(
         "deal": state.deals_played + 1,
         "reader": state.reader,
         "scenario": {
-            "id": scenario.id,
             "theme": scenario.theme,
             "theme_name": theme.name,
             "title": scenario.title,

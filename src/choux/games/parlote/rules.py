@@ -116,7 +116,7 @@ def trick_winner(
     played first."""
     argued = [i for i, ok in enumerate(counts) if ok]
     pool = argued or list(range(len(cards)))
-    scope = "parmi les arguments retenus" if argued else "aucun argument retenu, toutes cartes"
+    scope = "parmi les arguments retenus" if argued else "aucun argument retenu : toutes les cartes"
     trump_pool = [i for i in pool if cards[i].colour in trumps]
     if trump_pool:
         best = min(trump_pool, key=lambda i: (cards[i].depth, i))

@@ -43,8 +43,9 @@ as typed and must be displayed escaped):
   "eligible": seats who may act in it, "declined": seats who let it pass}
 - "deal_number": number of the current deal (1 for the first)
 - "recap": None or the recap of the last finished deal (see `recap.py`)
-- "results": one {"deal", "reader", "scenario", "contract", "points", "made",
-  "scores"} per finished deal
+- "results": one {"deal", "reader", "scenario" (its title), "theme", "contract",
+  "points", "made", "scores"} per finished deal (scenario identifiers never show once
+  played: the piles are reshuffled from the played ones when both run out)
 - "winner": the winning team or None
 - "colours": [{"id", "name", "hue", "summary"}] × 7, for the bid buttons
 - "memo": the « mémo » panel, one entry per colour {"colour", "name", "hue", "summary",
@@ -681,7 +682,8 @@ class ParloteState(State):
             {
                 "deal": self.deals_played + 1,
                 "reader": self.reader,
-                "scenario": self.scenario,
+                "scenario": scenarios_index()[self.scenario].title,
+                "theme": scenarios_index()[self.scenario].theme,
                 "contract": self.contract.to_json(),
                 "points": points,
                 "made": made,
