@@ -7,10 +7,11 @@ Each function is named after the rule it decides, so that a reader (and a test) 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from choux.games.chouine.cards import KING, QUEEN, SEVEN, TEN, card
-from choux.games.chouine.variants import Variant
+from choux.games.chouine.variants import SuitCombo, Variant
 
 #: bit masks over the 32 cards: the king and queen of each suit, every brisque
 KQ_MASKS = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
@@ -103,6 +104,19 @@ DRAWING_ORDERS = {
 }
 
 
+@functools.cache
+def combo_cards(variant: Variant) -> tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]:
+    """Per suit, each suit combination of the variant with its cards and their bit mask."""
+    return tuple(
+        tuple(
+            (combo, cards, hand_mask(cards))
+            for combo in variant.suit_combos
+            for cards in [tuple(sorted(card(r, suit) for r in combo.ranks))]
+        )
+        for suit in range(4)
+    )
+
+
 def declarations(
     hand: Sequence[int],
     playable: Sequence[int],
@@ -128,9 +142,8 @@ def declarations(
         return []  # the common case, kept cheap for random playouts
     found: list[tuple[int, str, tuple[int, ...], int]] = []
     for suit in pairs:
-        for combo in variant.suit_combos:
-            cards = tuple(sorted(card(r, suit) for r in combo.ranks))
-            if all(mask >> c & 1 for c in cards):
+        for combo, cards, combo_mask in combo_cards(variant)[suit]:
+            if mask & combo_mask == combo_mask:
                 points = combo.trump_points if suit == trump else combo.points
                 found.extend((c, combo.kind, cards, points) for c in playable if c in cards)
     if brisques_ok:
