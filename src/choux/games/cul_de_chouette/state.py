@@ -329,6 +329,12 @@ class CulDeChouetteState(State):
         """Seats with a move other than the −10 button, the one who must act first: the
         same answer as `_moves(seat) != []` for each seat, without building the lists."""
         n, step, scores = self.n, self.step, self.scores
+        if step == "debut":
+            r = self.roller
+            first = self.scribe if self.real and self.scribe is not None else r
+            if self.civet[r] and self.civet_bet is None and scores[r] > 0 and r != first:
+                return [first, r]
+            return [first]
         if self.tiebreak is not None:
             pending = self.tiebreak["pending"]
             if not pending:
@@ -398,7 +404,9 @@ class CulDeChouetteState(State):
         busy = self._busy()
         if self.bevue_button:
             pressed = self.bevue_pressed
-            busy.extend(p for p in range(self.n) if not pressed[p] and p not in busy)
+            for p in range(self.n):
+                if not pressed[p] and p not in busy:
+                    busy.append(p)
         self._actors = tuple(busy)
         return self._actors
 
@@ -538,8 +546,6 @@ class CulDeChouetteState(State):
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         self._validate(seat, action)
         self._events = []
-        self._cache = {}
-        self._actors = None
         if isinstance(action, CloseWindow):
             self._close()
         else:
