@@ -620,7 +620,7 @@ def test_piles_are_rebuilt_from_played_scenarios_when_both_run_out() -> None:
     current = state.scenario
     others = [s for s in scenarios_index() if s != current]
     state.piles = [[], []]
-    state.discard = others
+    state.discard = list(others)
     play_deal_on_the_clock(state)
     assert state.discard == [current]  # the scenario just played stays aside
     assert sorted(state.piles[0] + state.piles[1]) == sorted(others)
