@@ -133,3 +133,15 @@ def test_every_view_key_is_documented_for_the_web_interface() -> None:
     documented = set(re.findall(r"``(\w+)``", module.__doc__ or ""))
     view = GAME.new(2, 1).view(0)
     assert set(view) <= documented, sorted(set(view) - documented)
+
+
+def test_render_text_shows_the_result_between_parties() -> None:
+    state = arrange(["8S", "7S"], trump="D", talon="", won=["AS AH AD AC TS TH TD TC", ""])
+    state.apply(0, Play("8S"))
+    state.apply(1, Play("7S"))
+    assert state.stage == "between"
+    view = state.view(1)
+    assert view["last_result"]["totals"] == [94, 36]
+    text = GAME.render_text(view)
+    assert "Fin de la partie : l'adversaire 94, vous 36" in text
+    assert "l'adversaire : partie gagnée avec 94 points." in text
