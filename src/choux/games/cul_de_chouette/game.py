@@ -39,12 +39,22 @@ class CulDeChouette(Game):
         ),
         Option("objectif", "Score à atteindre", C.TARGET, kind="int", minimum=20, maximum=C.TARGET),
         Option("bouton_bevue", "Bouton Bévue (−10) sous chaque joueur", True, kind="bool"),
+        Option(
+            "doublette",
+            "Doublette : équipes de deux, assises face à face (plus de 6 joueurs)",
+            False,
+            kind="bool",
+        ),
     )
 
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
         return CulDeChouetteState(players, seed, options)
 
     def check_options(self, players: int, options: dict[str, JSON]) -> None:
+        if options.get("doublette") and (players <= 6 or players % 2):
+            raise InvalidOptions(
+                "La Doublette se joue à plus de 6 joueurs, en nombre pair : 8 joueurs."
+            )
         scribe = options.get("scribe", -1)
         if isinstance(scribe, int) and scribe >= players:
             raise InvalidOptions(
@@ -73,6 +83,7 @@ class CulDeChouette(Game):
             for n in range(self.min_players, self.max_players + 1)
         ]
         configs.append((4, {"objectif": 60}))
+        configs.append((8, {"doublette": True, "bouton_bevue": False, "objectif": 120}))
         configs.append((3, {"des": "reels", "bouton_bevue": False}))
         configs.append((3, {"des": "reels", "scribe": 1, "objectif": 100}))
         return configs

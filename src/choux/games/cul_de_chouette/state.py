@@ -26,7 +26,8 @@ View keys (`view(seat)`), stable for the web UI:
   ``last_roll``: {"seat", "dice", "name", "points"} of the last roll read (kept after the
   turn ends, for the table to show).
 - ``sheets``: one dict per seat: ``seat``, ``score``, ``grelottine``, ``civet``,
-  ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``.
+  ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``,
+  ``partner`` (Doublette: the team mate, who shares the score; else None).
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
 - ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
@@ -161,6 +162,10 @@ class CulDeChouetteState(State):
         self.cap = self.target - (C.TARGET - C.CAP)
         self.bevue_button = bool(options.get("bouton_bevue", True))
         self.scores = [0] * players
+        half = players // 2
+        self.partner: list[int | None] = [
+            (s + half) % players if options.get("doublette") else None for s in range(players)
+        ]
         self.grelottine = [False] * players
         self.civet = [False] * players
         self.boucliette = [True] * players
@@ -662,9 +667,9 @@ class CulDeChouetteState(State):
             return
         before = self.scores[seat]
         if own and seat == self.roller:
-            self.scores[seat] = before + points
+            self._set_score(seat, before + points)
         else:
-            self.scores[seat] = capped_score(before, points, self.cap)
+            self._set_score(seat, capped_score(before, points, self.cap))
         got = self.scores[seat] - before
         note = "" if got == points else f" (plafonné à {self.cap})"
         self._say("points", f"{{p{seat}}} {why} : +{got}{note}", seat, points=got)
@@ -674,11 +679,18 @@ class CulDeChouetteState(State):
             self.step = "fin"
             self._say("victoire", f"{{p{seat}}} atteint {self.scores[seat]} et gagne !", seat)
 
+    def _set_score(self, seat: int, value: int) -> None:
+        """Doublette: partners share one score."""
+        self.scores[seat] = value
+        partner = self.partner[seat]
+        if partner is not None:
+            self.scores[partner] = value
+
     def _lose(self, seat: int, points: int, why: str) -> None:
         if points <= 0 or self.over:
             return
         before = self.scores[seat]
-        self.scores[seat] = floored_score(before, points)
+        self._set_score(seat, floored_score(before, points))
         self._say("points", f"{{p{seat}}} {why} : −{before - self.scores[seat]}", seat)
 
     def _bevue(self, seat: int, why: str) -> None:
@@ -762,7 +774,7 @@ class CulDeChouetteState(State):
 
     def _buy(self, seat: int) -> None:
         self.bought_by = seat
-        self.scores[seat] -= C.PURCHASE_PRICE
+        self._set_score(seat, self.scores[seat] - C.PURCHASE_PRICE)
         self._say("achat", f"{{p{seat}}} achète le Cul de {{p{self.roller}}} : −30", seat)
         if self.real:
             self.step = "cul"
@@ -1135,6 +1147,7 @@ class CulDeChouetteState(State):
                     "passe_grelot_used": self.pg_used[s],
                     "passe_grelot_earned": self.pg_earned[s],
                     "bevue_pressed": self.bevue_pressed[s],
+                    "partner": self.partner[s],
                 }
                 for s in range(self.n)
             ],
@@ -1195,14 +1208,22 @@ class CulDeChouetteState(State):
     def is_over(self) -> bool:
         return self.over
 
+    def _winners(self) -> tuple[int, ...]:
+        """The winner and, in Doublette, their partner."""
+        if self.winner is None:
+            return ()
+        partner = self.partner[self.winner]
+        return (self.winner,) if partner is None else tuple(sorted((self.winner, partner)))
+
     def outcome(self) -> Outcome | None:
         if not self.over:
             return None
         scores = tuple(self.scores)
+        winners = self._winners()
         ranks = tuple(
             1
-            if s == self.winner
-            else 2 + sum(1 for o in range(self.n) if o != self.winner and scores[o] > scores[s])
+            if s in winners
+            else 2 + sum(1 for o in range(self.n) if o not in winners and scores[o] > scores[s])
             for s in range(self.n)
         )
         return Outcome(scores, ranks, f"{self.target} atteint à son tour")
@@ -1231,9 +1252,12 @@ class CulDeChouetteState(State):
         for s in range(self.n):
             assert bool(self._moves(s)) == (s in busy), f"seat {s}: busy and moves disagree"
         assert all(s >= 0 for s in self.scores), "a score fell below 0"
+        winners = self._winners()
         for s in range(self.n):
-            if s != self.winner:
+            if s not in winners:
                 assert self.scores[s] < self.target, "a player reached the target off turn"
+            partner = self.partner[s]
+            assert partner is None or self.scores[partner] == self.scores[s]
         if self.over:
             assert self.winner is not None and self.scores[self.winner] >= self.target
 
