@@ -7,6 +7,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from choux import games
 from choux.engine.base import IllegalAction
@@ -176,3 +178,29 @@ def test_greedy_team_beats_random_team_most_of_the_time() -> None:
         assert outcome is not None
         wins += greedy_team in {s % 2 for s in outcome.winners}
     assert wins >= 0.8 * count
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(min_value=0, max_value=2**31), mode=st.sampled_from(["jury", "arbitre"]))
+def test_every_deal_distributes_156_points_and_scores_follow_the_contract(
+    seed: int, mode: str
+) -> None:
+    state = GAME.new(4, seed, {"mode": mode, "target": 600})
+    rng = random.Random(seed)
+    bots = [
+        GAME.make_bot(rng.choice(["random", "greedy"]), random.Random(seed + s)) for s in range(4)
+    ]
+    play_out(state, bots)
+    assert isinstance(state, ParloteState)
+    totals = [0, 0]
+    for result in state.results:
+        assert sum(result["points"]) == data.DEAL_POINTS
+        contract = result["contract"]
+        won = 7 if contract["capot"] and result["made"] else None
+        if won is not None:
+            assert result["points"][contract["team"]] == data.DEAL_POINTS
+        totals = [totals[t] + result["scores"][t] for t in (0, 1)]
+        if contract["coinched"]:
+            assert all(s % 2 == 0 for s in result["scores"])
+    assert totals == state.scores
+    assert max(state.scores) > 600

@@ -10,6 +10,7 @@ from typing import Any
 from rich.markup import escape
 
 from choux.engine.base import JSON
+from choux.games.parlote import data
 
 NAMES = ["Vous", "Robot 1", "Robot 2", "Robot 3"]
 
@@ -57,7 +58,7 @@ def render(view_json: dict[str, JSON]) -> str:
         said = []
         for entry in bidding["history"]:
             if entry["kind"] == "bid":
-                amount = "capot" if entry["amount"] == 250 else entry["amount"]
+                amount = "capot" if entry["amount"] == data.CAPOT else entry["amount"]
                 pair = " et ".join(colours[c] for c in entry["colours"])
                 said.append(f"{_name(entry['seat'])} : {amount} ({pair})")
             else:
