@@ -40,7 +40,11 @@ as typed and must be displayed escaped):
 - "tricks_won": [team 0, team 1]; "deal_points": [team 0, team 1] (card points so far)
 - "contests_left": [team 0, team 1] (Jury mode: 2 per team per deal)
 - "window": None or {"kind": "contest"|"vote"|"judge", "author", "play": play,
-  "eligible": seats who may act in it, "declined": seats who let it pass}
+  "eligible": seats who may act in it, "declined": seats who let it pass}. Jury mode: a
+  "contest" window (the author's opponents, 15 s) then, if contested, a "vote" window
+  (the three others, 30 s; a missing vote counts for the argument). Arbitre mode: a
+  "judge" window; the game stays four players, the reader judges every argument but
+  their own, which the player on the reader's left judges (30 s, then it counts).
 - "deal_number": number of the current deal (1 for the first)
 - "recap": None or the recap of the last finished deal (see `recap.py`)
 - "results": one {"deal", "reader", "scenario" (its title), "theme", "contract",
