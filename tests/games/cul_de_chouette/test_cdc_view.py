@@ -35,6 +35,7 @@ def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
         "passe_grelot_earned": False,
         "bevue_pressed": False,
         "partner": None,
+        "present": True,
     }
     assert view["windows"] == [
         {"kind": "achat", "label": "Achat de dé : le Cul est à vendre", "seconds": 3.0}

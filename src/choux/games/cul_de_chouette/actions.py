@@ -174,6 +174,19 @@ class DeclareBevue(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class JoinSloubi(Action):
+    """Chante-Sloubi: a late player takes their seat between two turns."""
+
+    kind: ClassVar[str] = "sloubi"
+    sing: bool
+
+    def label(self) -> str:
+        if self.sing:
+            return "Rejoindre en chantant « Sloubi 1, Sloubi 2… » (×1,5)"
+        return "Rejoindre la partie"
+
+
+@dataclass(frozen=True, slots=True)
 class CloseWindow(Action):
     """The table clock: the open window closes with its default (seat None only)."""
 
@@ -199,5 +212,6 @@ CODEC = ActionCodec(
     AnnounceTotal,
     BetTotal,
     DeclareBevue,
+    JoinSloubi,
     CloseWindow,
 )

@@ -40,6 +40,14 @@ class CulDeChouette(Game):
         Option("objectif", "Score à atteindre", C.TARGET, kind="int", minimum=20, maximum=C.TARGET),
         Option("bouton_bevue", "Bouton Bévue (−10) sous chaque joueur", True, kind="bool"),
         Option(
+            "chante_sloubi",
+            "Chante-Sloubi : places rejointes en cours de partie",
+            0,
+            kind="int",
+            minimum=0,
+            maximum=6,
+        ),
+        Option(
             "doublette",
             "Doublette : équipes de deux, assises face à face (plus de 6 joueurs)",
             False,
@@ -55,6 +63,11 @@ class CulDeChouette(Game):
             raise InvalidOptions(
                 "La Doublette se joue à plus de 6 joueurs, en nombre pair : 8 joueurs."
             )
+        late = options.get("chante_sloubi", 0)
+        if isinstance(late, int) and late > players - 2:
+            raise InvalidOptions("Il faut au moins deux joueurs à table dès le début.")
+        if late and options.get("doublette"):
+            raise InvalidOptions("Chante-Sloubi et Doublette ne se combinent pas.")
         scribe = options.get("scribe", -1)
         if isinstance(scribe, int) and scribe >= players:
             raise InvalidOptions(
@@ -83,6 +96,8 @@ class CulDeChouette(Game):
             for n in range(self.min_players, self.max_players + 1)
         ]
         configs.append((4, {"objectif": 60}))
+        configs.append((5, {"chante_sloubi": 2, "bouton_bevue": False, "objectif": 200}))
+        configs.append((4, {"chante_sloubi": 1, "objectif": 60}))
         configs.append((8, {"doublette": True, "bouton_bevue": False, "objectif": 120}))
         configs.append((3, {"des": "reels", "bouton_bevue": False}))
         configs.append((3, {"des": "reels", "scribe": 1, "objectif": 100}))

@@ -27,7 +27,8 @@ View keys (`view(seat)`), stable for the web UI:
   turn ends, for the table to show).
 - ``sheets``: one dict per seat: ``seat``, ``score``, ``grelottine``, ``civet``,
   ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``,
-  ``partner`` (Doublette: the team mate, who shares the score; else None).
+  ``partner`` (Doublette: the team mate, who shares the score; else None), ``present``
+  (False for a Chante-Sloubi seat not yet joined).
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
 - ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
@@ -76,6 +77,7 @@ from choux.games.cul_de_chouette.actions import (
     CloseWindow,
     DeclareBevue,
     EnterDice,
+    JoinSloubi,
     PasseGrelot,
     Roll,
     Shout,
@@ -103,6 +105,7 @@ BUY = BuyCul()
 SIP_YES = Sip(True)
 SIP_NO = Sip(False)
 BOUCLIETTE = UseBoucliette()
+JOINS = (JoinSloubi(False), JoinSloubi(True))
 ENTER: dict[int, tuple[EnterDice, ...]] = {
     k: tuple(EnterDice(d) for d in product(range(1, 7), repeat=k)) for k in (1, 2, 3)
 }
@@ -162,13 +165,17 @@ class CulDeChouetteState(State):
         self.cap = self.target - (C.TARGET - C.CAP)
         self.bevue_button = bool(options.get("bouton_bevue", True))
         self.scores = [0] * players
+        late = options.get("chante_sloubi", 0)
+        late = late if isinstance(late, int) else 0
+        self.present = [s < players - late for s in range(players)]
+        self.seated = tuple(s for s in range(players) if self.present[s])
         half = players // 2
         self.partner: list[int | None] = [
             (s + half) % players if options.get("doublette") else None for s in range(players)
         ]
         self.grelottine = [False] * players
         self.civet = [False] * players
-        self.boucliette = [True] * players
+        self.boucliette = list(self.present)
         self.pg_used = [False] * players
         self.pg_earned = [False] * players
         self.bevue_pressed = [False] * players
@@ -181,7 +188,7 @@ class CulDeChouetteState(State):
         self._reset_turn()
         self.tiebreak: dict[str, Any] | None = {
             "purpose": "ouverture",
-            "pending": list(range(players)),
+            "pending": list(self.seated),
             "values": {},
         }
         self._events: list[Event] = []
@@ -247,6 +254,8 @@ class CulDeChouetteState(State):
     def _compute_moves(self, seat: int) -> list[Action]:
         moves: list[Action] = []
         step = self.step
+        if not self.present[seat]:
+            return list(JOINS) if step == "debut" else []
         if self.tiebreak is not None:
             pending = self.tiebreak["pending"]
             if pending and (seat == self.scribe or (self.scribe is None and seat in pending)):
@@ -282,7 +291,7 @@ class CulDeChouetteState(State):
                     moves.extend(SHOUTS[c] for c in C.RACE_CRIES if c != right)
         elif step == "soufflette_cible":
             if seat == self.scorer:
-                moves.extend(ChallengeSoufflette(t) for t in range(self.n) if t != seat)
+                moves.extend(ChallengeSoufflette(t) for t in self.seated if t != seat)
         elif step == "grelottine":
             moves.extend(self._grelottine_challenges(seat))
             if self._may_false_grelottine(seat):
@@ -293,7 +302,7 @@ class CulDeChouetteState(State):
             if ch["kind"] == "grelottine":
                 if seat == ch["target"] and self._may_pass_grelot(seat):
                     moves.extend(
-                        PasseGrelot(p) for p in range(self.n) if p not in (seat, ch["challenger"])
+                        PasseGrelot(p) for p in self.seated if p not in (seat, ch["challenger"])
                     )
                 if self._may_bet(seat, ch["bets"], (ch["challenger"], ch["target"])):
                     moves.extend(CHALLENGE_BETS)
@@ -328,7 +337,12 @@ class CulDeChouetteState(State):
         return list(_grelottine_menu(min(self.scores[seat], self.scores[target])))
 
     def _bevue_open(self, seat: int) -> bool:
-        return self.bevue_button and not self.over and not self.bevue_pressed[seat]
+        return (
+            self.bevue_button
+            and not self.over
+            and not self.bevue_pressed[seat]
+            and self.present[seat]
+        )
 
     def _busy(self) -> list[int]:
         """Seats with a move other than the −10 button, the one who must act first: the
@@ -337,9 +351,12 @@ class CulDeChouetteState(State):
         if step == "debut":
             r = self.roller
             first = self.scribe if self.real and self.scribe is not None else r
+            busy = [first]
             if self.civet[r] and self.civet_bet is None and scores[r] > 0 and r != first:
-                return [first, r]
-            return [first]
+                busy.append(r)
+            if len(self.seated) < n:
+                busy.extend(p for p in range(n) if not self.present[p])
+            return busy
         if self.tiebreak is not None:
             pending = self.tiebreak["pending"]
             if not pending:
@@ -353,7 +370,9 @@ class CulDeChouetteState(State):
             if self.civet[r] and self.civet_bet is None and scores[r] > 0:
                 busy.append(r)
         elif step == "achat":
-            busy.extend(p for p in range(n) if p != self.roller and scores[p] >= C.PURCHASE_PRICE)
+            busy.extend(
+                p for p in self.seated if p != self.roller and scores[p] >= C.PURCHASE_PRICE
+            )
         elif step in ("siroter", "soufflette_cible"):
             busy = [first]
         elif step == "paris_sirotage":
@@ -368,16 +387,16 @@ class CulDeChouetteState(State):
             target = self.scorer
             busy = [
                 p
-                for p in range(n)
+                for p in self.seated
                 if p != target
                 and self.grelottine[p]
                 and min(scores[p], scores[target]) * C.GRELOTTINE_PERCENT[C.CHOUETTE] >= 100
             ]
-            busy.extend(p for p in range(n) if self._may_false_grelottine(p))
+            busy.extend(p for p in self.seated if self._may_false_grelottine(p))
         elif step == "annonce":
             ch = self.challenge
             assert ch is not None
-            busy.extend(p for p in range(n) if self.boucliette[p] and p != ch["challenger"])
+            busy.extend(p for p in self.seated if self.boucliette[p] and p != ch["challenger"])
             if ch["kind"] == "grelottine":
                 if self._may_pass_grelot(ch["target"]):
                     busy.append(ch["target"])
@@ -396,7 +415,7 @@ class CulDeChouetteState(State):
         scores = self.scores
         return [
             p
-            for p in range(self.n)
+            for p in self.seated
             if p not in excluded and p not in bets and scores[p] >= C.SIDE_BET_STAKE
         ]
 
@@ -409,7 +428,7 @@ class CulDeChouetteState(State):
         busy = self._busy()
         if self.bevue_button:
             pressed = self.bevue_pressed
-            for p in range(self.n):
+            for p in self.seated:
                 if not pressed[p] and p not in busy:
                     busy.append(p)
         self._actors = tuple(busy)
@@ -422,7 +441,9 @@ class CulDeChouetteState(State):
         if moves:
             return list(moves)
         if self._bevue_open(seat):
-            return list(_bevue_menu(self.n))
+            if len(self.seated) == self.n:
+                return list(_bevue_menu(self.n))
+            return [DeclareBevue(t) for t in self.seated]
         return []
 
     def deadline(self) -> Deadline | None:
@@ -446,13 +467,19 @@ class CulDeChouetteState(State):
             raise NotYourTurn("Seule l'horloge de la table joue sans siège.")
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise NotYourTurn("Ce siège n'existe pas à cette table.")
+        if not self.present[seat]:
+            if isinstance(action, JoinSloubi) and self.step == "debut":
+                return
+            raise NotYourTurn("Rejoignez d'abord la partie, entre deux tours.")
+        if isinstance(action, JoinSloubi):
+            raise IllegalAction("Vous êtes déjà à la table.")
         if isinstance(action, EnterDice):
             self._validate_dice(seat, action.dice)
             return
         if isinstance(action, DeclareBevue):
             if not self.bevue_button:
                 raise IllegalAction("Le bouton Bévue n'est pas utilisé à cette table.")
-            if not 0 <= action.target < self.n:
+            if not 0 <= action.target < self.n or not self.present[action.target]:
                 raise IllegalAction("Ce joueur n'est pas à la table.")
             if self.bevue_pressed[seat]:
                 raise IllegalAction("Vous avez déjà signalé une bévue ce tour-ci.")
@@ -610,6 +637,8 @@ class CulDeChouetteState(State):
             self._say("pari", f"{{p{seat}}} parie 5 sur un défi {word}", seat)
         elif isinstance(action, AnnounceTotal):
             self._announce_total(seat, action.total)
+        elif isinstance(action, JoinSloubi):
+            self._join(seat, action.sing)
         elif isinstance(action, BetTotal):
             assert self.bleu is not None
             self.bleu["bets"][seat] = action.total
@@ -629,7 +658,7 @@ class CulDeChouetteState(State):
         elif step in RACES:
             self._close_race()
         elif step == "soufflette_cible":
-            target = next_seat(self.scorer, self.n)
+            target = self._next(self.scorer)
             self._announce("soufflette", self.scorer, target, C.SOUFFLETTE, 0)
         elif step == "grelottine":
             self._say("info", "Personne ne lance de Grelottine.")
@@ -732,6 +761,27 @@ class CulDeChouetteState(State):
 
     # ------------------------------------------------------------------ turn
 
+    def _next(self, seat: int) -> int:
+        """The next seated player, counter-clockwise."""
+        seat = next_seat(seat, self.n)
+        while not self.present[seat]:
+            seat = next_seat(seat, self.n)
+        return seat
+
+    def _join(self, seat: int, sing: bool) -> None:
+        """Chante-Sloubi: (1st − 2nd) × turns played ÷ 10, × 1.5 when sung, below the cap."""
+        ranked = sorted((self.scores[s] for s in self.seated), reverse=True)
+        played = max(self.turn - 1, 0)
+        start = (ranked[0] - ranked[1]) * played * (3 if sing else 2) // 20
+        self.present[seat] = True
+        self.seated = tuple(s for s in range(self.n) if self.present[s])
+        self.boucliette[seat] = True
+        self.scores[seat] = min(start, self.cap)
+        song = " en chantant" if sing else ""
+        self._say(
+            "sloubi", f"{{p{seat}}} rejoint la partie{song} avec {self.scores[seat]} points", seat
+        )
+
     def _start_turn(self) -> None:
         self._reset_turn()
         self.turn += 1
@@ -740,7 +790,7 @@ class CulDeChouetteState(State):
     def _end_turn(self) -> None:
         if self.over:
             return
-        self.roller = next_seat(self.roller, self.n)
+        self.roller = self._next(self.roller)
         self._start_turn()
 
     def _on_dice(self, dice: list[int]) -> None:
@@ -764,7 +814,7 @@ class CulDeChouetteState(State):
         self._say(
             "des", f"{{p{self.roller}}} lance les Chouettes : {dice[0]} et {dice[1]}", self.roller
         )
-        buyers = any(s != self.roller and self.scores[s] >= C.PURCHASE_PRICE for s in range(self.n))
+        buyers = any(s != self.roller and self.scores[s] >= C.PURCHASE_PRICE for s in self.seated)
         if buyers:
             self.step = "achat"
         elif self.real:
@@ -809,7 +859,7 @@ class CulDeChouetteState(State):
             return
         if name == C.PELICAN:
             self._gain(s, points, own, "fait un Pélican")
-            self._open_race("pelican", C.PELICAN_SHOUT, range(self.n))
+            self._open_race("pelican", C.PELICAN_SHOUT, self.seated)
         elif name == C.CUL_DE_CHOUETTE:
             self._gain(s, points, own, f"fait un Cul de Chouette de {value}")
             self._end_turn()
@@ -820,7 +870,7 @@ class CulDeChouetteState(State):
             if not self.over:
                 self.step = "bleu_rouge"
         elif name == C.CHOUETTE_VELUTE:
-            self._open_race("chouette_velute", C.chouette_velute_points(value), range(self.n))
+            self._open_race("chouette_velute", C.chouette_velute_points(value), self.seated)
         elif name == C.CHOUETTE:
             self.sip = {"value": value, "bets": {}}
             self.step = "siroter"
@@ -830,7 +880,7 @@ class CulDeChouetteState(State):
             if points:
                 self._gain(s, points, own, "fait la Velute de 1-2-3")
             if not self.over:
-                self._open_race("suite", C.SUITE_LAST_LOSES, range(self.n))
+                self._open_race("suite", C.SUITE_LAST_LOSES, self.seated)
         elif name == C.VELUTE:
             self._gain(s, points, own, f"fait une Velute de {value}")
             self._end_turn()
@@ -851,7 +901,7 @@ class CulDeChouetteState(State):
         if not self.grelottine[s]:
             self.grelottine[s] = True
             self._say("grelottine", f"{{p{s}}} gagne une Grelottine", s)
-        if any(self._grelottine_challenges(c) for c in range(self.n) if c != s):
+        if any(self._grelottine_challenges(c) for c in self.seated if c != s):
             self.step = "grelottine"
         else:
             self._end_turn()
@@ -892,7 +942,7 @@ class CulDeChouetteState(State):
         if v == 6 and not self.civet[s]:
             self.civet[s] = True
             self._say("civet", f"{{p{s}}} gagne un Civet", s)
-        others = [p for p in range(self.n) if p != s]
+        others = [p for p in self.seated if p != s]
         self._open_race("contre_sirop", C.contre_sirop_points(v), others)
 
     # ------------------------------------------------------------------ races
@@ -1116,8 +1166,8 @@ class CulDeChouetteState(State):
         race = self.race
         ch = self.challenge
         order = [self.roller]
-        while len(order) < self.n:
-            order.append(next_seat(order[-1], self.n))
+        while len(order) < len(self.seated):
+            order.append(self._next(order[-1]))
         return {
             "game": "cul-de-chouette",
             "players": self.n,
@@ -1148,6 +1198,7 @@ class CulDeChouetteState(State):
                     "passe_grelot_earned": self.pg_earned[s],
                     "bevue_pressed": self.bevue_pressed[s],
                     "partner": self.partner[s],
+                    "present": self.present[s],
                 }
                 for s in range(self.n)
             ],
@@ -1267,6 +1318,7 @@ class CulDeChouetteState(State):
         twin = object.__new__(CulDeChouetteState)
         d = self.__dict__.copy()
         for key in (
+            "present",
             "scores",
             "grelottine",
             "civet",
