@@ -254,6 +254,9 @@ class TableService:
                 table.row.status = "live"
                 table.log.append((table.version, "Tout le monde est là : la partie commence !"))
                 self._start(table)
+                for other in table.seats:
+                    if other.kind == "human" and not table.connections.get(other.seat):
+                        self._arm_grace(table, other.seat)
             table.meta += 1
             table.wake_all()
             return seat, token
@@ -377,10 +380,9 @@ class TableService:
             return
         deadline = table.state.deadline()
         if deadline is not None:
-            table.deadline_at = time.time() + deadline.seconds
-            self._spawn(
-                table, "deadline", self._fire_deadline(table, table.version, deadline.seconds)
-            )
+            seconds = deadline.seconds * self.settings.deadline_scale
+            table.deadline_at = time.time() + seconds
+            self._spawn(table, "deadline", self._fire_deadline(table, table.version, seconds))
         actors = table.state.actors()
         bot_actors = [s for s in actors if table.seats[s].kind == "bot"]
         if bot_actors:

@@ -39,4 +39,6 @@ class Settings:
             o.strip() for o in os.environ.get("CHOUX_ALLOWED_ORIGINS", "").split(",") if o.strip()
         )
     )
+    #: multiplies every game window (tests and demos shorten the pauses between deals)
+    deadline_scale: float = field(default_factory=lambda: _float_env("CHOUX_DEADLINE_SCALE", 1.0))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

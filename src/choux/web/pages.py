@@ -175,16 +175,11 @@ async def create_table(request: Request) -> Response:
         clock = int(form.get("pendule", "0"))
     except ValueError as error:
         raise TableError("Pendule impossible.") from error
-    creator = form.get("pseudo", "")
-    if specs and specs[0].kind != "human":
-        creator_name: str | None = None
-    else:
-        creator_name = creator
-    table, token = await service_of(request).create(
-        name, players, options, specs, clock, creator_name
-    )
+    creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
+    table, token = await service_of(request).create(name, players, options, specs, clock, creator)
     if token is not None:
-        session_of(request).remember(table.code, 0, token, table.seats[0].name)
+        host = next(s for s in table.seats if s.host)
+        session_of(request).remember(table.code, host.seat, token, host.name)
     return see_other(f"/t/{table.code}")
 
 
@@ -269,6 +264,10 @@ async def rematch(request: Request, code: str) -> Response:
     if table.status != "over":
         raise TableError("La partie n'est pas terminée.", 409)
     new = await service.rematch(table, seat)
+    if seat in new.open_seats():
+        name = table.seats[seat].name or session_of(request).name
+        token = await service.claim(new, seat, name)
+        session_of(request).remember(new.code, seat, token, name)
     return see_other(f"/t/{new.code}")
 
 

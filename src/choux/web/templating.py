@@ -21,7 +21,7 @@ def rich_text(text: str) -> Markup:
     for paragraph in paragraphs:
         safe = str(escape(paragraph))
         safe = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", safe)
-        safe = safe.replace("\n", " ")
+        safe = re.sub(r"\s*\n\s*", "<br>", safe)
         html.append(f"<p>{safe}</p>")
     return Markup("".join(html))
 

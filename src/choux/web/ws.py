@@ -14,7 +14,6 @@ Only the seat's own view is ever sent; a socket without a valid seat token is a 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from typing import Any
 from urllib.parse import urlsplit
@@ -109,8 +108,6 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         for task in tasks:
             task.cancel()
         service.unsubscribe(table, sub)
-        with contextlib.suppress(Exception):
-            await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def heartbeat(conn: Connection, seconds: float) -> None:

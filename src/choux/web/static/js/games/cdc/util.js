@@ -1,0 +1,87 @@
+// Small helpers shared by the Cul de Chouette and Parlote interfaces.
+import { h } from "../../dom.js";
+
+const loaded = new Set();
+
+/** Add the game's stylesheet to the page once (CSP: same-origin styles only). */
+export function useStylesheet(href) {
+  if (loaded.has(href) || document.querySelector(`link[href="${href}"]`)) return;
+  loaded.add(href);
+  document.head.append(h("link", { rel: "stylesheet", href }));
+}
+
+/** Replace {p0}-style placeholders of engine labels by the players' names (as text). */
+export function withNames(text, names) {
+  return String(text).replace(/\{p(\d+)\}/g, (_, n) => names[Number(n)] ?? `place ${Number(n) + 1}`);
+}
+
+/** The legal actions grouped by their type. */
+export function byType(legal) {
+  const groups = new Map();
+  for (const item of legal || []) {
+    const type = item.action.type;
+    if (!groups.has(type)) groups.set(type, []);
+    groups.get(type).push(item);
+  }
+  return groups;
+}
+
+/**
+ * A button that acts on pointer-down: a press sends at once, even if the board is redrawn
+ * between the press and the release (races!). Keyboard activation still works via click.
+ */
+export function pressButton(attrs, onPress, ...children) {
+  let pressedAt = 0;
+  const button = h("button", { type: "button", ...attrs }, ...children);
+  button.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || button.disabled) return;
+    pressedAt = performance.now();
+    onPress(event);
+  });
+  button.addEventListener("click", (event) => {
+    if (performance.now() - pressedAt < 800) return;  // already sent on pointer-down
+    onPress(event);
+  });
+  return button;
+}
+
+/**
+ * The countdown of the open window: `seconds` left when the message was built. Returns a
+ * node whose bar and figure tick down; `stop()` is called on the next draw.
+ */
+let ticking = null;
+export function countdown(seconds, total, label) {
+  if (ticking) clearInterval(ticking);
+  ticking = null;
+  if (seconds === null || seconds === undefined) return null;
+  const end = performance.now() + seconds * 1000;
+  const full = Math.max(total || seconds, 0.1);
+  const figure = h("span", { class: "cd-figure" });
+  const bar = h("span", { class: "cd-bar" });
+  const node = h("div", { class: "countdown", role: "timer", "aria-live": "off" },
+    h("span", { class: "cd-label", text: label || "Délai" }), figure, h("span", { class: "cd-track" }, bar));
+  const tick = () => {
+    const left = Math.max(0, (end - performance.now()) / 1000);
+    figure.textContent = `${left.toFixed(left < 10 ? 1 : 0)} s`;
+    bar.style.setProperty("width", `${Math.min(100, (100 * left) / full)}%`);
+    node.classList.toggle("urgent", left < Math.min(3, full / 3));
+    if (left <= 0 && ticking) { clearInterval(ticking); ticking = null; }
+  };
+  tick();
+  ticking = setInterval(tick, 100);
+  return node;
+}
+
+/** Keep a few recent log lines for a prominent "what just happened" strip. */
+export class NewsFeed {
+  constructor(size = 4) { this.size = size; this.lines = []; this.seenTo = -1; this.fresh = []; }
+
+  update(message) {
+    const lines = message.log || [];
+    if (message.full) { this.lines = []; this.fresh = []; }
+    const added = message.full ? [] : lines;
+    this.lines = [...this.lines, ...lines].slice(-this.size);
+    this.fresh = added.map((l) => l.text);
+    return this.lines;
+  }
+}

@@ -1,0 +1,283 @@
+// Cul de Chouette at the table: the dice, every player's sheet, the shouts, bets and challenges.
+// View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
+import { h } from "../dom.js";
+import { NewsFeed, byType, countdown, pressButton, useStylesheet, withNames } from "./cdc/util.js";
+
+useStylesheet("/static/css/games/cul-de-chouette.css");
+
+const CRIES = [
+  { cry: "Pas mou le caillou !", short: "Pas mou le caillou !" },
+  { cry: "Grelotte ça picote !", short: "Grelotte ça picote !" },
+  { cry: "Pélican !", short: "Pélican !" },
+  { cry: "J'apprécie les fruits au sirop !", short: "J'apprécie les fruits au sirop !" },
+];
+const BIRDS = { 1: "Linotte", 2: "Alouette", 3: "Fauvette", 4: "Mouette", 5: "Bergeronnette", 6: "Chouette" };
+const RACE_STEPS = new Set(["pelican", "chouette_velute", "suite", "contre_sirop"]);
+const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+
+const news = new NewsFeed(4);
+let shownDice = [];
+let shownKey = "";
+let openDialog = null;  // which optional dialog the player opened ("grelottine", "passe")
+
+function die(value, role, rolling, delay) {
+  const face = h("span", { class: `die${rolling ? " rolling" : ""}${value ? "" : " empty"}`, "aria-label": value ? `dé : ${value}` : "dé pas encore lancé", dataset: { value: value || "" } });
+  if (delay) face.style.setProperty("animation-delay", `${delay}ms`);
+  for (let i = 1; i <= 9; i++) face.append(h("i", { class: value && PIPS[value].includes(i) ? "pip on" : "pip" }));
+  return h("figure", { class: `die-slot ${role}` }, face, h("figcaption", { text: role === "cul" ? "le Cul" : role === "chouette" ? "Chouette" : "" }));
+}
+
+function diceTray(view, ctx) {
+  const names = ctx.names;
+  let dice = view.dice || [];
+  let faded = false;
+  if (!dice.length && view.last_roll) { dice = view.last_roll.dice || []; faded = true; }
+  const key = JSON.stringify([view.turn, view.step, view.dice, view.last_roll && view.last_roll.dice]);
+  const changed = key !== shownKey;
+  const prefix = shownDice.length <= dice.length && shownDice.every((d, i) => d === dice[i]);
+  const tray = h("div", { class: `dice-tray${faded ? " faded" : ""}` });
+  const triple = (view.chouettes || []).length === 2 || dice.length === 3;
+  const slots = Math.max(3, dice.length);
+  for (let i = 0; i < slots; i++) {
+    const fresh = changed && !faded && dice[i] !== undefined && (!prefix || i >= shownDice.length);
+    const role = triple ? (i < 2 ? "chouette" : "cul") : "plain";
+    tray.append(die(dice[i], role, fresh, fresh ? 90 * (i - (prefix ? shownDice.length : 0)) : 0));
+  }
+  if (changed) { shownKey = key; shownDice = faded ? [] : dice.slice(); }
+  const reading = view.reading || (view.last_roll && view.last_roll.name ? view.last_roll : null);
+  let caption = null;
+  if (reading && reading.name) {
+    const who = view.last_roll && view.last_roll.seat !== undefined && view.last_roll.seat !== null ? names[view.last_roll.seat] : names[view.roller];
+    const pts = reading.points ? ` : +${reading.points}` : "";
+    caption = h("p", { class: "reading" }, h("span", { class: "who", text: who }), ` ${article(reading.name)}`, h("strong", { text: reading.name }), pts);
+  } else if (view.awaiting) {
+    const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
+    const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${view.awaiting.count} dé${view.awaiting.count > 1 ? "s" : ""}…`);
+  }
+  return h("section", { class: "cdc-dice", "aria-label": "Les dés" }, tray, caption);
+}
+
+function article(name) {
+  if (/^(Néant)/.test(name)) return "fait un ";
+  if (/^(Chouette|Velute|Soufflette|Suite)/.test(name)) return "fait une ";
+  return "fait un ";
+}
+
+function headLine(view, ctx, message) {
+  const names = ctx.names;
+  const roller = view.roller === ctx.seat ? "vous" : names[view.roller];
+  const step = RACE_STEPS.has(view.step) ? "Course ouverte : criez le bon cri !" : view.step_label;
+  const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) ? " race-open" : ""}` },
+    h("div", { class: "cdc-turn" },
+      h("span", { class: "turn-no", text: view.over ? "Fin" : `Tour ${view.turn || 1}` }),
+      h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
+    h("p", { class: "cdc-step", text: step }));
+  const win = (view.windows || [])[0];
+  if (win && message.status === "live") {
+    const timer = countdown(message.deadline, message.deadline, win.label);
+    if (timer) box.append(timer);
+  } else countdown(null);
+  return box;
+}
+
+function newsStrip(ctx) {
+  const strip = h("ol", { class: "cdc-news", "aria-live": "polite" });
+  const fresh = new Set(news.fresh);
+  for (const line of news.lines) strip.append(h("li", { class: fresh.has(line.text) ? "fresh" : "", text: line.text }));
+  return strip;
+}
+
+function situation(view, ctx) {
+  const names = ctx.names;
+  const parts = [];
+  if (view.race) {
+    const done = view.race.order.map((s) => names[s]).join(", ");
+    if (done) parts.push(h("p", {}, "Ont crié : ", h("strong", { text: done })));
+  }
+  if (view.bought_by !== null && view.bought_by !== undefined) parts.push(h("p", {}, h("strong", { text: names[view.bought_by] }), " a acheté le Cul."));
+  if (view.civet_bet) parts.push(h("p", {}, `Civet : ${view.civet_bet.stake} points sur ${view.civet_bet.combination}.`));
+  if (view.sirotage) {
+    const bets = Object.entries(view.sirotage.bets).map(([s, f]) => `${names[s]} → ${BIRDS[f]}`);
+    parts.push(h("p", {}, `Sirotage sur un ${view.sirotage.value}`, bets.length ? ` · paris : ${bets.join(", ")}` : ""));
+  }
+  if (view.challenge) {
+    const c = view.challenge;
+    const what = c.kind === "soufflette" ? "la Soufflette (4-2-1)" : `${c.combination} pour ${c.stake} points`;
+    parts.push(h("p", {}, h("strong", { text: names[c.challenger] }), " défie ", h("strong", { text: names[c.target] }), ` : ${what}`,
+      c.throw ? ` · jet ${c.throw}` : "", c.kept && c.kept.length ? ` · gardés : ${c.kept.join("-")}` : ""));
+  }
+  if (view.bleu_rouge) {
+    const b = view.bleu_rouge;
+    const bets = Object.entries(b.bets).map(([s, t]) => `${names[s]} → ${t}`);
+    parts.push(h("p", {}, `Bleu-Rouge : totaux annoncés ${b.totals.length ? b.totals.join(", ") : "aucun"}`, bets.length ? ` · paris : ${bets.join(", ")}` : ""));
+  }
+  if (view.tiebreak) {
+    const vals = Object.entries(view.tiebreak.values).map(([s, v]) => `${names[s]} : ${v}`);
+    parts.push(h("p", {}, view.tiebreak.purpose === "ouverture" ? "Lancer d'ouverture" : "Départage", vals.length ? ` · ${vals.join(", ")}` : ""));
+  }
+  return parts.length ? h("div", { class: "cdc-situation" }, parts) : null;
+}
+
+function sheet(view, s, ctx, legalBevue) {
+  const names = ctx.names;
+  const actors = new Set(view.actors || []);
+  const busy = actors.has(s.seat) && (view.awaiting ? view.awaiting.seat === s.seat : true);
+  const classes = ["sheet"];
+  if (s.seat === view.roller) classes.push("roller");
+  if (s.seat === ctx.seat) classes.push("me");
+  if (view.winner === s.seat) classes.push("winner");
+  const pct = Math.min(100, (100 * s.score) / (view.target || 343));
+  const bar = h("span", { class: "score-fill" });
+  bar.style.setProperty("width", `${pct}%`);
+  const mark = (on, icon, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, "aria-label": `${title} : ${on ? "oui" : "non"}` }, icon);
+  const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
+  const canBevue = legalBevue.has(s.seat);
+  const bevue = view.over ? null : pressButton({
+    class: "bevue-button",
+    disabled: !canBevue,
+    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
+    dataset: { target: s.seat },
+  }, () => ctx.act({ type: "bevue", target: s.seat }), "−10 Bévue");
+  return h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
+    h("div", { class: "sheet-top" },
+      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") }),
+      s.seat === view.roller ? h("span", { class: "sheet-tag", text: "lance" }) : null,
+      busy && s.seat !== view.roller ? h("span", { class: "sheet-tag soft", text: "…" }) : null,
+      h("span", { class: "sheet-score", text: String(s.score) })),
+    h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
+    h("div", { class: "sheet-marks" },
+      mark(s.grelottine, "🔔", "Grelottine"),
+      mark(s.civet, "🍲", "Civet"),
+      mark(s.boucliette, "🛡", "Boucliette"),
+      mark(s.passe_grelot_earned && !s.passe_grelot_used, "↪", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
+      bevue));
+}
+
+export function render(board, view, ctx) {
+  news.update(ctx.message);
+  const legalBevue = new Set((view.legal || []).filter((l) => l.action.type === "bevue").map((l) => l.action.target));
+  const order = view.order && view.order.length ? view.order : view.sheets.map((s) => s.seat);
+  const sheets = h("ol", { class: "cdc-sheets", "aria-label": "Les feuilles de score" });
+  for (const seat of order) sheets.append(sheet(view, view.sheets[seat], ctx, legalBevue));
+  board.append(h("div", { class: "cdc" },
+    headLine(view, ctx, ctx.message),
+    diceTray(view, ctx),
+    newsStrip(ctx),
+    situation(view, ctx),
+    sheets,
+    h("p", { class: "cdc-target", text: `Premier à ${view.target} points sur ses propres dés. Gains hors de son tour plafonnés à ${view.cap}.` })));
+}
+
+// ------------------------------------------------------------------ actions
+
+function shoutBar(view, groups, ctx) {
+  const live = ctx.message.status === "live";
+  const race = RACE_STEPS.has(view.step);
+  const bar = h("div", { class: `shout-bar${race ? " race-open" : ""}`, role: "group", "aria-label": "Les cris" });
+  for (const { cry, short } of CRIES) {
+    bar.append(pressButton({ class: "shout", disabled: !live, dataset: { cry } },
+      () => ctx.act({ type: "crier", cry }), short));
+  }
+  const hasGrel = groups.has("grelottine");
+  bar.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : ""}`, disabled: !live, dataset: { cry: "Grelottine !" } }, () => {
+    if (hasGrel) { openDialog = "grelottine"; focusDialog("grelottine"); } else ctx.act({ type: "crier", cry: "Grelottine !" });
+  }, "Grelottine !"));
+  const passes = groups.get("passe_grelot") || [];
+  bar.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
+    if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = "passe"; focusDialog("passe"); }
+  }, "Passe-Grelot !"));
+  const shield = (groups.get("boucliette") || [])[0];
+  const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
+  bar.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
+    () => shield && ctx.act(shield.action), "🛡 Boucliette"));
+  return bar;
+}
+
+function focusDialog(name) {
+  const node = document.querySelector(`[data-dialog="${name}"]`);
+  if (node) { node.classList.add("flash"); node.scrollIntoView({ block: "nearest" }); node.querySelector("input,select,button")?.focus(); }
+}
+
+function dialog(name, title, ...body) {
+  return h("section", { class: "cdc-dialog", dataset: { dialog: name } }, h("h3", { text: title }), ...body);
+}
+
+function buttons(items, ctx, label, cls = "") {
+  return h("div", { class: `choice-row ${cls}` }, items.map((item) => pressButton({ class: "button choice", dataset: { action: JSON.stringify(item.action) } }, () => ctx.act(item.action), label(item))));
+}
+
+function stakeForm(name, title, entries, ctx, build, note) {
+  // entries: [{combination, max}] ; build(combination, stake) -> action
+  const select = h("select", { name: "combination", "aria-label": "Combinaison" }, entries.map((e) => h("option", { value: e.combination, text: `${e.combination} (max ${e.max})` })));
+  const input = h("input", { type: "number", name: "stake", min: "1", inputmode: "numeric", "aria-label": "Mise", value: String(entries[0].max) });
+  const max = h("span", { class: "max-note" });
+  const sync = () => {
+    const entry = entries.find((e) => e.combination === select.value) || entries[0];
+    input.max = String(entry.max);
+    max.textContent = `maximum : ${entry.max} point${entry.max > 1 ? "s" : ""}`;
+    if (Number(input.value) > entry.max || !input.value) input.value = String(entry.max);
+  };
+  select.addEventListener("change", sync);
+  sync();
+  const form = h("form", { class: "stake-form" }, select, input, max, h("button", { class: "button primary", type: "submit", text: "Valider" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ctx.act(build(select.value, Number.parseInt(input.value, 10)));
+  });
+  return dialog(name, title, note ? h("p", { class: "dialog-note", text: note }) : null, form);
+}
+
+function maxima(items) {
+  const top = new Map();
+  for (const { action } of items) top.set(action.combination, Math.max(top.get(action.combination) || 0, action.stake));
+  return [...top].map(([combination, max]) => ({ combination, max }));
+}
+
+function diceEntry(count, ctx, title) {
+  const inputs = [];
+  for (let i = 0; i < count; i++) inputs.push(h("input", { type: "number", min: "1", max: "6", inputmode: "numeric", required: true, class: "die-input", "aria-label": `Dé ${i + 1}` }));
+  const form = h("form", { class: "dice-entry" }, inputs, h("button", { class: "button primary", type: "submit", text: "Valider les dés" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ctx.act({ type: "des", dice: inputs.map((i) => Number.parseInt(i.value, 10)) });
+  });
+  return dialog("des", title, h("p", { class: "dialog-note", text: "Tapez les valeurs des vrais dés posés sur la table (1 à 6)." }), form);
+}
+
+export function renderActions(box, legal, ctx) {
+  const view = ctx.message.view;
+  const groups = byType(legal);
+  const names = ctx.names;
+  if (ctx.seat !== null) box.append(shoutBar(view, groups, ctx));
+  const panel = h("div", { class: "cdc-dialogs" });
+  const label = (item) => withNames(item.label, names);
+  if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "🎲 Lancer les dés"));
+  if (groups.has("des")) {
+    const count = groups.get("des")[0].action.dice.length;
+    const what = view.tiebreak ? "Saisir votre dé de départage" : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
+    panel.append(diceEntry(count, ctx, what));
+  }
+  if (groups.has("acheter")) panel.append(dialog("achat", "Achat de dé", h("p", { class: "dialog-note", text: "Le Cul est à vendre : payez 30 points et jouez la combinaison à la place du lanceur." }), buttons(groups.get("acheter"), ctx, label)));
+  if (groups.has("siroter")) panel.append(dialog("siroter", "Une Chouette ! Siroter ?", h("p", { class: "dialog-note", text: "Relancer le dé qui ne fait pas la paire : un Cul de Chouette si c'est gagné, la Chouette perdue sinon." }), buttons(groups.get("siroter"), ctx, label)));
+  if (groups.has("parier_face")) panel.append(dialog("paris", "Pari sur le Sirotage (5 points, gain 25)", buttons(groups.get("parier_face"), ctx, (i) => `${BIRDS[i.action.face]} · ${i.action.face}`, "faces")));
+  if (groups.has("souffler")) panel.append(dialog("soufflette", "Soufflette : qui défiez-vous ?", buttons(groups.get("souffler"), ctx, (i) => names[i.action.target])));
+  if (groups.has("grelottine")) {
+    const entries = maxima(groups.get("grelottine"));
+    const target = names[view.roller];
+    panel.append(stakeForm("grelottine", `« Grelottine ! » contre ${target}`, entries, ctx,
+      (combination, stake) => ({ type: "grelottine", combination, stake }),
+      "Imposez une combinaison et une mise : le maximum dépend du plus petit des deux scores."));
+  }
+  if (groups.has("civet")) {
+    panel.append(stakeForm("civet", "Miser votre Civet", maxima(groups.get("civet")), ctx,
+      (combination, stake) => ({ type: "civet", combination, stake }),
+      "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser)."));
+  }
+  if (groups.has("passe_grelot")) panel.append(dialog("passe", "« Passe-Grelot ! » à qui ?", buttons(groups.get("passe_grelot"), ctx, (i) => names[i.action.target])));
+  if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, label)));
+  if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
+  if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
+  if (panel.childNodes.length) box.append(panel);
+  if (openDialog) { const name = openDialog; openDialog = null; requestAnimationFrame(() => focusDialog(name)); }
+}

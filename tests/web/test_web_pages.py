@@ -1,0 +1,197 @@
+"""HTTP pages: lobby, table creation, joining, rules, replays, and every kind of bad input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from webhelpers import client, create_table, csrf_of, join, other
+
+from choux import games
+from choux.web.catalog import rules_page
+
+
+def test_lobby_lists_the_four_games(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        page = c.get("/")
+    assert page.status_code == 200
+    for title in ("Chouine", "Chouineurs", "Cul de Chouette", "Parlote"):
+        assert title.lower() in page.text.lower()
+    assert "Créer une table" in page.text
+
+
+def test_every_response_sets_security_headers(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        page = c.get("/")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    cookie = page.headers["set-cookie"]
+    assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+
+
+@pytest.mark.parametrize("name", ["chouine", "chouineurs"])
+def test_creation_form_shows_options_and_bot_levels(sqlite_url: str, name: str) -> None:
+    if name not in games.names():
+        pytest.skip(f"{name} is not registered yet")
+    game = games.get(name)
+    with client(sqlite_url) as c:
+        page = c.get(f"/nouvelle?jeu={name}")
+    assert page.status_code == 200
+    for option in game.options:
+        assert f'name="opt_{option.name}"' in page.text
+    for level in game.bots():
+        assert f"bot:{level}" in page.text
+
+
+def test_create_table_gives_an_invite_link_and_the_first_seat(db_url: str, course: str) -> None:
+    with client(db_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        page = c.get(f"/t/{code}")
+        state = c.get(f"/t/{code}/etat.json").json()
+    assert page.status_code == 200
+    assert f"/t/{code}" in page.text
+    assert state["seat"] == 0 and state["seats"][0]["name"] == "Alice"
+    assert state["status"] == "live"
+
+
+def test_form_without_csrf_token_is_refused(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        c.get("/")
+        response = c.post(
+            "/tables",
+            data={"jeu": course, "joueurs": "2", "place_0": "human", "place_1": "bot"},
+            follow_redirects=False,
+        )
+        assert response.status_code == 403
+        assert "formulaire" in response.text
+        assert c.get("/").text.count("/t/") == 0
+
+
+def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        assert alice.get(f"/t/{code}/etat.json").json()["status"] == "open"
+        bob = other(alice)
+        response = join(bob, code, "Bob")
+        assert response.status_code == 303
+        state = bob.get(f"/t/{code}/etat.json").json()
+        assert state["seat"] == 1 and state["status"] == "live"
+        assert [s["name"] for s in state["seats"]] == ["Alice", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Choisissez un pseudonyme"),
+        ("   ", "Choisissez un pseudonyme"),
+        ("x" * 25, "trop long"),
+        ("alice", "déjà pris"),
+        ("bad\u0000name", "invisibles"),
+    ],
+)
+def test_bad_pseudonyms_are_refused_in_french(
+    sqlite_url: str, course: str, name: str, message: str
+) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        visitor = other(c)
+        response = join(visitor, code, name)
+        assert 400 <= response.status_code < 500
+        assert message in response.text
+        assert c.get(f"/t/{code}/etat.json").json()["status"] == "open"
+
+
+def test_full_table_and_unknown_code_are_clear_4xx(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        visitor = other(c)
+        response = join(visitor, code, "Bob")
+        assert response.status_code == 409 and "complète" in response.text
+        missing = visitor.get("/t/zzzzzzzz")
+        assert missing.status_code == 404 and "existe pas" in missing.text
+        assert visitor.get("/t/" + "x" * 300).status_code == 404
+
+
+def test_bad_creation_inputs_are_4xx_never_500(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        csrf = csrf_of(c.get(f"/nouvelle?jeu={course}").text)
+        cases = [
+            {"jeu": "poker", "joueurs": "2"},
+            {"jeu": course, "joueurs": "9"},
+            {"jeu": course, "joueurs": "deux"},
+            {"jeu": course, "joueurs": "2", "place_1": "bot:genie"},
+            {"jeu": course, "joueurs": "2", "place_1": "martien"},
+            {"jeu": course, "joueurs": "2", "pendule": "7"},
+            {"jeu": course, "joueurs": "2", "pseudo": ""},
+        ]
+        for case in cases:
+            response = c.post("/tables", data={"csrf": csrf, **case}, follow_redirects=False)
+            assert 400 <= response.status_code < 500, case
+
+
+def test_user_text_is_escaped_in_pages(sqlite_url: str, course: str) -> None:
+    evil = "<script>x()</script>"
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], evil[:24])
+        page = c.get(f"/t/{code}").text
+        lobby = c.get("/").text
+    assert "<script>x()" not in page and "<script>x()" not in lobby
+    assert "&lt;script&gt;" in lobby
+
+
+@pytest.mark.parametrize("name", list(games.MODULES))
+def test_rules_page_is_a_deck_of_cards_with_a_text_switch(sqlite_url: str, name: str) -> None:
+    page = rules_page(name)
+    with client(sqlite_url) as c:
+        response = c.get(f"/regles/{name}")
+    if page is None:
+        assert response.status_code == 404
+        assert "bientôt" in response.text
+        return
+    assert response.status_code == 200
+    assert "toutes les règles en texte" in response.text.lower()
+    assert response.text.count('class="rule-card"') == sum(
+        len(s["cards"]) for s in page["sections"]
+    )
+    assert len(page["sections"]) == 4
+
+
+def test_rules_page_of_an_unknown_game_is_404(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert c.get("/regles/belote").status_code == 404
+
+
+def test_rich_text_escapes_html_and_keeps_bold() -> None:
+    from choux.web.templating import rich_text
+
+    html = str(rich_text("**gras** <b>non</b>\n\nsecond"))
+    assert html == "<p><strong>gras</strong> &lt;b&gt;non&lt;/b&gt;</p><p>second</p>"
+
+
+def test_unknown_replay_and_unknown_page_are_404(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert c.get("/parties/999").status_code == 404
+        assert c.get("/parties/abc").status_code in (404, 422)
+        assert c.get("/nulle-part").status_code == 404
+
+
+def test_table_page_weight_is_small(sqlite_url: str) -> None:
+    """HTML + CSS + JS of a table page under 150 KB."""
+    if "chouine" not in games.names():
+        pytest.skip("chouine not registered")
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice")
+        html = c.get(f"/t/{code}").text
+        total = len(html.encode())
+        assets = set(re.findall(r'(?:src|href)="(/static/[^"]+)"', html))
+        assets |= {
+            "/static/js/dom.js",
+            "/static/js/net.js",
+            "/static/js/games/generic.js",
+            "/static/js/games/chouine.js",
+        }
+        for asset in assets:
+            response = c.get(asset)
+            if response.status_code == 200:
+                total += len(response.content)
+    assert total < 150_000, total

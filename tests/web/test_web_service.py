@@ -1,0 +1,232 @@
+"""The table service: persistence and restart, clocks, bots, rematch, replacements."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from webhelpers import client, create_table, join, other, receive_state, receive_version, settings
+
+from choux import games
+from choux.play.service import SeatSpec, TableError, TableService
+from choux.play.store import Store, VersionConflict
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition never became true")
+
+
+def test_restart_rebuilds_live_tables_from_the_action_log(db_url: str, course: str) -> None:
+    with client(db_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        with c.websocket_connect(f"/t/{code}/ws") as wa:
+            receive_state(wa)
+            wa.send_json({"type": "action", "id": "r1", "action": {"type": "add", "n": 2}})
+            before = receive_version(wa, 1)
+        alice_cookies = dict(c.cookies)
+        bob_cookies = dict(bob.cookies)
+    with client(db_url) as c2:
+        c2.cookies.update(alice_cookies)
+        after = c2.get(f"/t/{code}/etat.json").json()
+        assert after["version"] == 1 and after["seat"] == 0
+        assert after["view"] == before["view"]
+        bob2 = other(c2)
+        bob2.cookies.update(bob_cookies)
+        with bob2.websocket_connect(f"/t/{code}/ws") as wb:
+            state = receive_state(wb)
+            assert state["seat"] == 1 and state["view"]["actors"] == [1]
+            wb.send_json({"type": "action", "id": "r2", "action": {"type": "add", "n": 1}})
+            assert receive_version(wb, 2)["view"]["total"] == 3
+        # the same client action id after the restart is still applied once
+        with c2.websocket_connect(f"/t/{code}/ws") as wa:
+            receive_state(wa)
+            wa.send_json({"type": "action", "id": "r1", "action": {"type": "add", "n": 2}})
+            message = wa.receive_json()
+            while message["type"] != "ack":
+                message = wa.receive_json()
+            assert message["version"] == 1
+        assert c2.app.state.service.tables[code].state.total == 3
+
+
+def test_deadline_applies_the_timeout_action_once(db_url: str, course: str) -> None:
+    with client(db_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice", {"fenetre": "on"})
+        join(other(c), code, "Bob")
+        service = c.app.state.service
+        table = service.tables[code]
+        c.portal.call(service.act, table, 0, {"type": "add", "n": 1}, "d1")
+        c.portal.call(service.act, table, 1, {"type": "add", "n": 1}, "d2")
+        assert table.state.open and table.deadline_at is not None
+        wait_for(lambda: table.version == 3)
+        assert table.actions[-1] == (None, {"type": "close"})
+        assert any("fenêtre se ferme" in str(entry) for _, entry in table.log)
+        time.sleep(0.3)
+        assert table.version == 3 and table.state.actors() == (0,)
+
+
+def test_bots_play_a_whole_game_and_the_record_is_stored(db_url: str, course: str) -> None:
+    with client(db_url) as c:
+        code = create_table(c, course, ["bot:lent", "bot:random"], None, {"fenetre": "on"})
+        table = c.app.state.service.tables[code]
+        wait_for(lambda: table.status == "over")
+        assert table.record_id is not None
+        record = c.get(f"/parties/{table.record_id}.json").json()
+        assert record["game"] == course and len(record["actions"]) == table.version
+        page = c.get(f"/parties/{table.record_id}")
+        assert page.status_code == 200
+        lobby = c.get("/").text
+        assert f"/parties/{table.record_id}" in lobby
+
+
+def test_bot_moves_wait_for_their_delay(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, bot_pace=0.3) as c:
+        code = create_table(c, course, ["bot:random", "human"], "Alice")
+        table = c.app.state.service.tables[code]
+        started = time.monotonic()
+        wait_for(lambda: table.version >= 1)
+        assert time.monotonic() - started >= 0.25
+
+
+def test_table_waits_for_every_person_before_starting(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, bot_pace=0.0) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        table = c.app.state.service.tables[code]
+        time.sleep(0.1)
+        assert table.status == "open" and table.version == 0
+        join(other(c), code, "Bob")
+        assert table.status == "live"
+        assert any("commence" in str(entry) for _, entry in table.log)
+
+
+def test_action_before_start_and_after_end_is_refused(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "action", "id": "e", "action": {"type": "add", "n": 1}})
+            message = ws.receive_json()
+            while message["type"] != "refused":
+                message = ws.receive_json()
+            assert "pas encore commencé" in message["message"]
+
+
+def test_host_replaces_a_player_by_a_bot(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        from webhelpers import csrf_of
+
+        refused = bob.post(
+            f"/t/{code}/remplacer",
+            data={"csrf": csrf_of(bob.get("/").text), "place": "0"},
+            follow_redirects=False,
+        )
+        assert refused.status_code == 403
+        response = c.post(
+            f"/t/{code}/remplacer",
+            data={"csrf": csrf_of(c.get("/").text), "place": "1"},
+            follow_redirects=False,
+        )
+        assert response.status_code == 303
+        table = c.app.state.service.tables[code]
+        assert table.seats[1].kind == "bot"
+        assert bob.get(f"/t/{code}/etat.json").json()["seat"] is None
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "action", "id": "h", "action": {"type": "add", "n": 1}})
+            receive_version(ws, 2)  # the bot answered
+
+
+def test_absent_player_is_replaced_after_the_grace_period(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, grace_seconds=0.2) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        join(other(c), code, "Bob")
+        table = c.app.state.service.tables[code]
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            wait_for(lambda: table.seats[1].kind == "bot")
+            assert table.seats[0].kind == "human"
+
+
+def test_move_clock_plays_for_a_slow_person(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice", clock=30)
+        table = c.app.state.service.tables[code]
+        table.row.clock = 0.1  # type: ignore[assignment]
+        c.portal.call(c.app.state.service._after_change, table)  # re-arm: short clock
+        wait_for(lambda: table.version >= 1)
+        assert table.actions[0][0] == 0
+        assert any("Temps écoulé" in str(entry) for _, entry in table.log)
+
+
+def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
+    from webhelpers import csrf_of
+
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        service = c.app.state.service
+        table = service.tables[code]
+        for step in range(3):
+            for seat in (0, 1):
+                if table.status == "live":
+                    add = {"type": "add", "n": 2}
+                    c.portal.call(service.act, table, seat, add, f"m{step}{seat}")
+        assert table.status == "over"
+        response = bob.post(
+            f"/t/{code}/rejouer", data={"csrf": csrf_of(bob.get("/").text)}, follow_redirects=False
+        )
+        assert response.status_code == 303
+        new_code = response.headers["location"].rsplit("/", 1)[1]
+        assert new_code != code
+        assert bob.get(f"/t/{new_code}/etat.json").json()["seat"] == 1
+        assert c.get(f"/t/{new_code}").status_code == 200  # Alice follows the link
+        state = c.get(f"/t/{new_code}/etat.json").json()
+        assert state["seat"] == 0 and state["status"] == "live"
+        assert [s["name"] for s in state["seats"]] == ["Alice", "Bob"]
+        assert c.get(f"/t/{code}/etat.json").json()["next_code"] == new_code
+
+
+async def test_store_refuses_a_second_writer_at_the_same_version(db_url: str, course: str) -> None:
+    store = Store(db_url)
+    await store.open()
+    try:
+        service = TableService(settings(db_url), store)
+        table, _ = await service.create(
+            course, 2, {}, [SeatSpec("human"), SeatSpec("human")], creator="Alice"
+        )
+        await store.append_action(table.row.id, 1, 0, {"type": "add", "n": 1}, None)
+        with pytest.raises(VersionConflict):
+            await store.append_action(table.row.id, 1, 1, {"type": "add", "n": 2}, None)
+        row = await store.load_table(table.code)
+        assert row is not None and row.version == 1 and len(row.actions) == 1
+        await service.stop()
+    finally:
+        await store.close()
+
+
+async def test_service_refuses_unknown_games_and_bad_options(sqlite_url: str) -> None:
+    store = Store(sqlite_url)
+    await store.open()
+    try:
+        service = TableService(settings(sqlite_url), store)
+        with pytest.raises(TableError):
+            await service.create("belote", 4, {}, [SeatSpec("human")] * 4)
+        if "chouine" in games.names():
+            with pytest.raises(TableError) as error:
+                await service.create("chouine", 2, {"preset": "x"}, [SeatSpec("human")] * 2)
+            assert "impossible" in error.value.message.lower()
+        await service.stop()
+    finally:
+        await store.close()
+    await asyncio.sleep(0)

@@ -1,0 +1,252 @@
+"""WebSocket play: own views only, versions, resync, idempotent actions, bad messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+from webhelpers import (
+    client,
+    create_table,
+    join,
+    other,
+    play_to_end,
+    receive_state,
+    receive_version,
+)
+
+from choux import games
+from choux.engine.record import Record, replay
+
+
+def strings_in(value: object) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def test_each_seat_receives_only_its_own_view(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        spectator = other(alice)
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+            spectator.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            a, b, s = receive_state(wa), receive_state(wb), receive_state(ws)
+            table = alice.app.state.service.tables[code]
+            cards = table.state.cards
+            assert a["seat"] == 0 and a["view"]["card"] == cards[0]
+            assert b["seat"] == 1 and b["view"]["card"] == cards[1]
+            assert s["seat"] is None and s["view"]["card"] is None
+            assert cards[1] not in strings_in(a) and cards[0] not in strings_in(b)
+            assert not set(cards) & strings_in(s)
+            assert s["view"]["legal"] == []
+
+
+def test_every_seat_gets_the_new_version_after_an_action(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            first = receive_state(wa)
+            receive_state(wb)
+            wa.send_json({"type": "action", "id": "a1", "action": {"type": "add", "n": 2}})
+            after_a = receive_version(wa, 1)
+            after_b = receive_version(wb, 1)
+            assert first["version"] == 0
+            assert after_a["version"] == after_b["version"] == 1
+            assert after_b["view"]["total"] == 2 and after_b["view"]["actors"] == [1]
+            assert any("Alice ajoute 2" in line["text"] for line in after_b["log"])
+
+
+def test_an_action_sent_twice_is_applied_once(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        visitor = other(c)
+        join(visitor, code, "Bob")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            action = {"type": "action", "id": "same", "action": {"type": "add", "n": 1}}
+            ws.send_json(action)
+            acks = []
+            while len(acks) < 1:
+                message = ws.receive_json()
+                if message["type"] == "ack":
+                    acks.append(message)
+            ws.send_json(action)
+            while True:
+                message = ws.receive_json()
+                if message["type"] == "ack":
+                    acks.append(message)
+                    break
+            assert acks[0]["version"] == acks[1]["version"] == 1
+        table = c.app.state.service.tables[code]
+        assert table.version == 1 and table.state.total == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({"type": "action", "id": "o1", "action": {"type": "add", "n": 1}}, "pas à vous"),
+        ({"type": "action", "id": "o2", "action": {"type": "add", "n": 7}}, ""),
+        ({"type": "action", "id": "o3", "action": {"type": "fly"}}, "inconnue"),
+        ({"type": "action", "id": "o4", "action": "add"}, "illisible"),
+        ({"type": "action", "action": {"type": "add", "n": 1}}, "identifiant"),
+        ({"type": "hack"}, "inconnu"),
+        ([1, 2, 3], "inconnu"),
+    ],
+)
+def test_bad_actions_are_refused_and_change_nothing(
+    sqlite_url: str, course: str, payload: object, reason: str
+) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        with bob.websocket_connect(f"/t/{code}/ws") as ws:  # Bob is not the actor
+            receive_state(ws)
+            ws.send_json(payload)
+            while True:
+                message = ws.receive_json()
+                if message["type"] == "refused":
+                    break
+            assert reason in message["message"]
+        table = c.app.state.service.tables[code]
+        assert table.version == 0 and table.state.total == 0
+
+
+def test_spectators_never_act(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        spectator = other(c)
+        with spectator.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "action", "id": "s", "action": {"type": "add", "n": 1}})
+            message = ws.receive_json()
+            while message["type"] != "refused":
+                message = ws.receive_json()
+            assert "regardez" in message["message"]
+        assert c.app.state.service.tables[code].version == 0
+
+
+def test_a_forged_seat_token_is_a_spectator(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        forger = other(c)
+        serializer = c.app.state.sessions.serializer
+        forger.cookies.set("choux", serializer.dumps({"csrf": "x", "seats": {code: [0, "guess"]}}))
+        assert forger.get(f"/t/{code}/etat.json").json()["seat"] is None
+        unsigned = other(c)
+        unsigned.cookies.set("choux", json.dumps({"csrf": "x", "seats": {code: [0, "guess"]}}))
+        assert unsigned.get(f"/t/{code}/etat.json").json()["seat"] is None
+        with forger.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+
+
+def test_oversized_and_unreadable_messages(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_text("{not json")
+            message = ws.receive_json()
+            while message["type"] != "refused":
+                message = ws.receive_json()
+            assert "illisible" in message["message"]
+            ws.send_text(json.dumps({"type": "ping", "pad": "x" * 10_000}))
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(10):
+                    ws.receive_json()
+            assert closed.value.code == 1009
+        assert c.app.state.service.tables[code].version == 0
+
+
+def test_foreign_origin_is_rejected(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            c.websocket_connect(f"/t/{code}/ws", headers={"origin": "https://evil.example"}) as ws,
+        ):
+            ws.receive_json()
+        assert closed.value.code == 4403
+        with c.websocket_connect(f"/t/{code}/ws", headers={"origin": "http://testserver"}) as ws:
+            assert receive_state(ws)["seat"] == 0
+
+
+def test_unknown_table_socket_is_closed(sqlite_url: str) -> None:
+    with client(sqlite_url) as c, pytest.raises(WebSocketDisconnect) as closed:  # noqa: SIM117
+        with c.websocket_connect("/t/nope/ws") as ws:
+            ws.receive_json()
+    assert closed.value.code == 4404
+
+
+def test_sync_resends_the_full_view_and_log(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        join(other(c), code, "Bob")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "action", "id": "a", "action": {"type": "add", "n": 1}})
+            receive_version(ws, 1)
+            ws.send_json({"type": "sync"})
+            full = receive_state(ws)
+            assert full["full"] and full["log_from"] == 0 and full["version"] == 1
+            assert full["log_to"] == len(c.app.state.service.tables[code].log)
+
+
+def test_ping_gets_pong(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "ping"})
+            message = ws.receive_json()
+            while message["type"] != "pong":
+                message = ws.receive_json()
+
+
+def test_server_heartbeats_reach_the_client(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, heartbeat_seconds=0.05) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            kinds = {ws.receive_json()["type"] for _ in range(3)}
+            assert "ping" in kinds
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_whole_chouine_game_over_websocket_stores_a_replayable_record(
+    db_url: str, players: int
+) -> None:
+    if "chouine" not in games.names():
+        pytest.skip("chouine not registered")
+    with client(db_url) as c:
+        seats = ["human"] + ["bot:random"] * (players - 1)
+        code = create_table(c, "chouine", seats, "Alice", {"manches": "1"})
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        assert final["status"] == "over" and final["record_id"]
+        record_json = c.get(f"/parties/{final['record_id']}.json").json()
+        state = replay(Record.from_json(record_json))
+        assert state.is_over()
+        assert record_json["result"] == final["result"]
+        page = c.get(f"/parties/{final['record_id']}")
+        assert (page.status_code == 200 and "Coup" in page.text) or "replay-data" in page.text
