@@ -278,34 +278,30 @@ def bench(
     """Random playouts per second per game and bots' time per decision, one table."""
     from choux.benchmark import bot_decision_times, random_playouts
 
-    table = Table(title="Choux : banc d'essai des moteurs (un cœur)")
-    for column in (
-        "jeu",
-        "joueurs",
-        "parties/s",
-        "unités/s",
-        "robot",
-        "ms/décision (moy.)",
-        "ms/décision (max)",
-    ):
-        table.add_column(column)
+    speed = Table(title="Parties aléatoires (un cœur)")
+    for column in ("jeu", "joueurs", "parties/s", "unités/s", "unité"):
+        speed.add_column(column, justify="right" if column.endswith("/s") else "left")
+    thinking = Table(title="Temps de décision des robots")
+    for column in ("jeu", "joueurs", "robot", "ms moyen", "ms max"):
+        thinking.add_column(column, justify="right" if column.startswith("ms") else "left")
     for name in game_name or games.names():
         game = games.get(name)
         for players in sorted({game.min_players, min(game.max_players, 4)}):
             figures = random_playouts(name, players, seconds)
-            table.add_row(
+            speed.add_row(
                 name,
                 str(players),
                 f"{figures.games_per_second:,.0f}",
-                f"{figures.units_per_second:,.0f} {figures.unit_name}",
-                "",
-                "",
-                "",
+                f"{figures.units_per_second:,.0f}",
+                figures.unit_name,
             )
             for level in game.bots():
                 mean, worst = bot_decision_times(name, players, level, decisions)
-                table.add_row("", "", "", "", level, f"{mean * 1000:.3f}", f"{worst * 1000:.2f}")
-    console.print(table)
+                thinking.add_row(
+                    name, str(players), level, f"{mean * 1000:.3f}", f"{worst * 1000:.2f}"
+                )
+    console.print(speed)
+    console.print(thinking)
 
 
 @app.command()
