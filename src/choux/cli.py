@@ -115,7 +115,7 @@ def simulate(
             for seat, level_seat in enumerate(_owners(levels, shift)):
                 points[level_seat] += outcome.scores[seat]
                 if outcome.ranks[seat] == 1:
-                    wins[level_seat] += 1 / len(outcome.winners)
+                    wins[level_seat] += 1  # shared first places (ties, teams) count for each
             for key, value in game.summary_stats(state).items():
                 extra[key] = extra.get(key, 0.0) + value
             if out:
