@@ -1,12 +1,13 @@
-"""Options beyond the document's play mode: Doublette, Chante-Sloubi."""
+"""Options beyond the document's play mode: Doublette, Chante-Sloubi, Banque."""
 
 from __future__ import annotations
 
 import pytest
 
 from choux import games
-from choux.engine import InvalidOptions, NotYourTurn
-from choux.games.cul_de_chouette.actions import JoinSloubi
+from choux.engine import IllegalAction, InvalidOptions, NotYourTurn
+from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.actions import Deposit, JoinSloubi, Shout, Withdraw
 from choux.games.cul_de_chouette.testing import dice, table
 
 
@@ -66,3 +67,57 @@ def test_chante_sloubi_absent_seat_is_skipped_and_joins_only_between_turns() -> 
 def test_chante_sloubi_needs_two_players_from_the_start() -> None:
     with pytest.raises(InvalidOptions):
         games.get("cul-de-chouette").new(3, 1, {"chante_sloubi": 2})
+
+
+def test_banque_deposits_by_tiers_of_16_before_the_dice() -> None:
+    state = table(3, scores=[50, 0, 0], options={"banque": True})
+    deposits = [a for a in state.legal_actions(0) if isinstance(a, Deposit)]
+    assert deposits == [Deposit(16), Deposit(32), Deposit(48)]
+    state.apply(0, Deposit(32))
+    assert state.scores[0] == 18 and state.bank[0] == 32
+    assert not any(isinstance(a, Deposit) for a in state.legal_actions(0))  # once a turn
+    with pytest.raises(IllegalAction, match="Un seul passage"):
+        state.apply(0, Deposit(16))
+
+
+def test_banque_pays_17_percent_interest_on_each_own_turn() -> None:
+    state = table(2, scores=[50, 0], options={"banque": True})
+    state.apply(0, Deposit(48))
+    dice(state, 1, 3)
+    dice(state, 6)  # Néant, seat 1's turn
+    dice(state, 1, 3)
+    dice(state, 6)  # back to seat 0
+    assert state.bank[0] == 48 + 48 * 17 // 100
+
+
+def test_banque_withdrawal_costs_21_percent() -> None:
+    state = table(3, scores=[10, 0, 0], options={"banque": True})
+    state.bank[0] = 100
+    state.apply(0, Withdraw())
+    assert state.scores[0] == 10 + 79 and state.bank[0] == 0
+
+
+def test_banque_raitournelle_transfers_the_bank_and_raises_the_tier() -> None:
+    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state.bank[1] = 40
+    state.bank[2] = 16
+    dice(state, 5, 6)
+    assert state.step == "raitournelle"
+    state.apply(0, Shout(C.RAITOURNELLE))
+    assert state.bank == [56, 0, 0] and state.bank_tier == 17
+    assert state.step == "cul"
+
+
+def test_banque_artichette_first_keeps_the_bank_in_place() -> None:
+    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state.bank[1] = 40
+    dice(state, 6, 6)
+    state.apply(2, Shout(C.ARTICHETTE))
+    assert state.bank == [0, 40, 0] and state.bank_tier == 16
+
+
+def test_banque_raitournelle_needs_more_than_10_with_the_chouettes() -> None:
+    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state.bank[1] = 40
+    dice(state, 4, 6)
+    assert state.step == "cul"

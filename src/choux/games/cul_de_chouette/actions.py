@@ -187,6 +187,27 @@ class JoinSloubi(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Deposit(Action):
+    """Banque: put points in the Bank, by tiers (16, then 17 after a transfer...)."""
+
+    kind: ClassVar[str] = "deposer"
+    amount: int
+
+    def label(self) -> str:
+        return f"Déposer {self.amount} points à la Banque"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """Banque: take one's whole balance back, less 21 % of fees."""
+
+    kind: ClassVar[str] = "retirer"
+
+    def label(self) -> str:
+        return "Retirer son dépôt de la Banque (21 % de frais)"
+
+
+@dataclass(frozen=True, slots=True)
 class CloseWindow(Action):
     """The table clock: the open window closes with its default (seat None only)."""
 
@@ -213,5 +234,7 @@ CODEC = ActionCodec(
     BetTotal,
     DeclareBevue,
     JoinSloubi,
+    Deposit,
+    Withdraw,
     CloseWindow,
 )

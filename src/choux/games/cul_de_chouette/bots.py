@@ -119,6 +119,9 @@ class ChouetteBot:
             kinds.setdefault(type(action), []).append(action)
         if Shout in kinds and view["race"] is not None:
             return self.shout(view, kinds[Shout])
+        if Shout in kinds and view["step"] == "raitournelle":
+            # the roller grabs the Bank, the others try to stop it
+            return BotMove(kinds[Shout][0], self.delay(self.level.reaction))
         if UseBoucliette in kinds or PasseGrelot in kinds:
             move = self.defend(view, seat, kinds)
             if move is not None:

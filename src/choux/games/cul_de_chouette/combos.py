@@ -80,12 +80,21 @@ BIRDS: dict[int, str] = {
     6: "Chouette",
 }
 
+# --------------------------------------------------------------------------- Banque (option)
+
+BANK_TIER = 16  # deposits by multiples of this; +1 after each transfer
+BANK_INTEREST = 17  # percent, on each of the depositor's own turns
+BANK_FEES = 21  # percent kept by the Bank on a withdrawal
+RAITOURNELLE_ABOVE = 10  # the two Chouettes must sum to more than this
+
 # --------------------------------------------------------------------------- shouts
 
 PAS_MOU = "Pas mou le caillou !"
 GRELOTTE = "Grelotte ça picote !"
 CRI_PELICAN = "Pélican !"
 CONTRE_SIROP = "J'apprécie les fruits au sirop !"
+RAITOURNELLE = "Raitournelle !"  # Banque: the roller takes the Bank
+ARTICHETTE = "Artichette !"  # Banque: an opponent stops the Raitournelle
 CRI_GRELOTTINE = "Grelottine !"  # shouted without a Grelottine: a Bévue
 RACE_CRIES: tuple[str, ...] = (PAS_MOU, GRELOTTE, CRI_PELICAN, CONTRE_SIROP)
 
@@ -103,6 +112,7 @@ WINDOW_SECONDS: dict[str, float] = {
     "annonce": 6.0,
     "grelottine": 8.0,
     "bleu_rouge": 15.0,
+    "raitournelle": 3.0,
 }
 
 

@@ -47,6 +47,7 @@ class CulDeChouette(Game):
             minimum=0,
             maximum=6,
         ),
+        Option("banque", "Banque (pour joueurs confirmés)", False, kind="bool"),
         Option(
             "doublette",
             "Doublette : équipes de deux, assises face à face (plus de 6 joueurs)",
@@ -98,6 +99,8 @@ class CulDeChouette(Game):
         configs.append((4, {"objectif": 60}))
         configs.append((5, {"chante_sloubi": 2, "bouton_bevue": False, "objectif": 200}))
         configs.append((4, {"chante_sloubi": 1, "objectif": 60}))
+        configs.append((4, {"banque": True, "bouton_bevue": False, "objectif": 250}))
+        configs.append((3, {"banque": True, "des": "reels", "objectif": 60}))
         configs.append((8, {"doublette": True, "bouton_bevue": False, "objectif": 120}))
         configs.append((3, {"des": "reels", "bouton_bevue": False}))
         configs.append((3, {"des": "reels", "scribe": 1, "objectif": 100}))

@@ -38,6 +38,7 @@ View keys (`view(seat)`), stable for the web UI:
   "challenger", "target", "combination", "stake", "throw", "kept", "bets"} or None;
   ``bleu_rouge``: {"totals", "announced", "bets"} or None; ``tiebreak``: {"purpose",
   "pending", "values"} or None.
+- ``banque`` (option): {"balances": per seat, "tier": deposit step} or None.
 - ``actors``: seats that may act now; ``legal``: the viewer's legal actions as
   [{"action": JSON, "label": French}] (``{pN}`` in labels stand for player names).
 - ``over``, ``winner``: the end of the game.
@@ -76,6 +77,7 @@ from choux.games.cul_de_chouette.actions import (
     CivetBet,
     CloseWindow,
     DeclareBevue,
+    Deposit,
     EnterDice,
     JoinSloubi,
     PasseGrelot,
@@ -83,6 +85,7 @@ from choux.games.cul_de_chouette.actions import (
     Shout,
     Sip,
     UseBoucliette,
+    Withdraw,
 )
 from choux.games.cul_de_chouette.rules import (
     capped_score,
@@ -112,7 +115,10 @@ ENTER: dict[int, tuple[EnterDice, ...]] = {
 FACE_BETS = tuple(BetFace(f) for f in range(1, 7))
 CHALLENGE_BETS = (BetChallenge(True), BetChallenge(False))
 TOTAL_BETS = tuple(BetTotal(t) for t in range(3, 19))
-SHOUTS = {cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE)}
+SHOUTS = {
+    cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.RAITOURNELLE, C.ARTICHETTE)
+}
+WITHDRAW = Withdraw()
 FALSE_GRELOTTINE = SHOUTS[C.CRI_GRELOTTINE]
 RACES = frozenset(RACE_CRY)
 DICE_STEPS = frozenset(
@@ -165,6 +171,10 @@ class CulDeChouetteState(State):
         self.cap = self.target - (C.TARGET - C.CAP)
         self.bevue_button = bool(options.get("bouton_bevue", True))
         self.scores = [0] * players
+        self.banque = bool(options.get("banque", False))
+        self.bank = [0] * players  # Banque: each player's balance
+        self.bank_tier = C.BANK_TIER
+        self.bank_moved = False  # one deposit or withdrawal per turn
         late = options.get("chante_sloubi", 0)
         late = late if isinstance(late, int) else 0
         self.present = [s < players - late for s in range(players)]
@@ -211,6 +221,7 @@ class CulDeChouetteState(State):
         self.bleu: dict[str, Any] | None = None
         self.tiebreak = None
         self.bevue_pressed = [False] * self.n
+        self.bank_moved = False
         self.erred: list[int] = []  # shouted « Grelottine ! » without one, this turn
 
     # ------------------------------------------------------------------ who acts
@@ -271,6 +282,14 @@ class CulDeChouetteState(State):
         if step == "debut":
             if seat == self.roller and self.civet[seat] and self.civet_bet is None:
                 moves.extend(_civet_bets(self.scores[seat]))
+            if seat == self.roller and self.banque and not self.bank_moved:
+                tier = self.bank_tier
+                moves.extend(Deposit(k * tier) for k in range(1, self.scores[seat] // tier + 1))
+                if self.bank[seat]:
+                    moves.append(WITHDRAW)
+        elif step == "raitournelle":
+            cry = C.RAITOURNELLE if seat == self.roller else C.ARTICHETTE
+            moves.append(SHOUTS[cry])
         elif step == "achat":
             if seat != self.roller and self.scores[seat] >= C.PURCHASE_PRICE:
                 moves.append(BUY)
@@ -336,6 +355,10 @@ class CulDeChouetteState(State):
             return []
         return list(_grelottine_menu(min(self.scores[seat], self.scores[target])))
 
+    def _bank_open(self, seat: int) -> bool:
+        """Banque: the roller may deposit or withdraw before the dice."""
+        return not self.bank_moved and (self.scores[seat] >= self.bank_tier or self.bank[seat] > 0)
+
     def _bevue_open(self, seat: int) -> bool:
         return (
             self.bevue_button
@@ -352,7 +375,10 @@ class CulDeChouetteState(State):
             r = self.roller
             first = self.scribe if self.real and self.scribe is not None else r
             busy = [first]
-            if self.civet[r] and self.civet_bet is None and scores[r] > 0 and r != first:
+            if r != first and (
+                (self.civet[r] and self.civet_bet is None and scores[r] > 0)
+                or (self.banque and self._bank_open(r))
+            ):
                 busy.append(r)
             if len(self.seated) < n:
                 busy.extend(p for p in range(n) if not self.present[p])
@@ -365,10 +391,8 @@ class CulDeChouetteState(State):
         duty = self._dice_duty()
         first = self._typer(duty[0]) if duty is not None else self.scorer
         busy = [first] if duty is not None else []
-        if step == "debut":
-            r = self.roller
-            if self.civet[r] and self.civet_bet is None and scores[r] > 0:
-                busy.append(r)
+        if step == "raitournelle":
+            busy = [self.roller, *(p for p in self.seated if p != self.roller)]
         elif step == "achat":
             busy.extend(
                 p for p in self.seated if p != self.roller and scores[p] >= C.PURCHASE_PRICE
@@ -569,6 +593,18 @@ class CulDeChouetteState(State):
             return IllegalAction("Passe-Grelot impossible maintenant.")
         if isinstance(action, UseBoucliette):
             return IllegalAction("Pas de Boucliette ou pas de défi à annuler.")
+        if isinstance(action, Deposit | Withdraw):
+            if not self.banque:
+                return IllegalAction("Pas de Banque à cette table.")
+            if self.step != "debut" or seat != self.roller:
+                return NotYourTurn("On passe à la Banque à son tour, avant ses dés.")
+            if self.bank_moved:
+                return IllegalAction("Un seul passage à la Banque par tour.")
+            if isinstance(action, Withdraw):
+                return IllegalAction("Vous n'avez rien à la Banque.")
+            return IllegalAction(
+                f"Dépôt par paliers de {self.bank_tier} points, dans la limite de votre score."
+            )
         if isinstance(action, Roll) and self.real:
             return IllegalAction("À cette table, on saisit les vrais dés.")
         return NotYourTurn("Ce coup n'est pas permis maintenant.")
@@ -639,6 +675,19 @@ class CulDeChouetteState(State):
             self._announce_total(seat, action.total)
         elif isinstance(action, JoinSloubi):
             self._join(seat, action.sing)
+        elif isinstance(action, Deposit):
+            self.bank_moved = True
+            self._set_score(seat, self.scores[seat] - action.amount)
+            self.bank[seat] += action.amount
+            self._say("banque", f"{{p{seat}}} dépose {action.amount} points à la Banque", seat)
+        elif isinstance(action, Withdraw):
+            self.bank_moved = True
+            balance, self.bank[seat] = self.bank[seat], 0
+            fees = balance * C.BANK_FEES // 100
+            self._say(
+                "banque", f"{{p{seat}}} retire {balance} de la Banque ({fees} de frais)", seat
+            )
+            self._gain(seat, balance - fees, False, "retire son dépôt")
         elif isinstance(action, BetTotal):
             assert self.bleu is not None
             self.bleu["bets"][seat] = action.total
@@ -657,6 +706,9 @@ class CulDeChouetteState(State):
             self._await_or_roll("sirotage")
         elif step in RACES:
             self._close_race()
+        elif step == "raitournelle":
+            self._say("info", "Personne ne crie : la Banque ne bouge pas.")
+            self._after_chouettes()
         elif step == "soufflette_cible":
             target = self._next(self.scorer)
             self._announce("soufflette", self.scorer, target, C.SOUFFLETTE, 0)
@@ -786,6 +838,11 @@ class CulDeChouetteState(State):
         self._reset_turn()
         self.turn += 1
         self.step = "debut"
+        balance = self.bank[self.roller]
+        if balance:
+            interest = balance * C.BANK_INTEREST // 100
+            self.bank[self.roller] = balance + interest
+            self._say("banque", f"La Banque verse {interest} d'intérêts à {{p{self.roller}}}")
 
     def _end_turn(self) -> None:
         if self.over:
@@ -814,6 +871,16 @@ class CulDeChouetteState(State):
         self._say(
             "des", f"{{p{self.roller}}} lance les Chouettes : {dice[0]} et {dice[1]}", self.roller
         )
+        if (
+            self.banque
+            and sum(dice) > C.RAITOURNELLE_ABOVE
+            and any(self.bank[p] for p in self.seated if p != self.roller)
+        ):
+            self.step = "raitournelle"
+            return
+        self._after_chouettes()
+
+    def _after_chouettes(self) -> None:
         buyers = any(s != self.roller and self.scores[s] >= C.PURCHASE_PRICE for s in self.seated)
         if buyers:
             self.step = "achat"
@@ -960,6 +1027,20 @@ class CulDeChouetteState(State):
         self.step = kind
 
     def _shout(self, seat: int, cry: str) -> None:
+        if cry == C.RAITOURNELLE:
+            total = sum(self.bank)
+            self.bank = [0] * self.n
+            self.bank[seat] = total
+            self.bank_tier += 1
+            self._say(
+                "banque", f"{{p{seat}}} : « Raitournelle ! » La Banque ({total}) est à lui", seat
+            )
+            self._after_chouettes()
+            return
+        if cry == C.ARTICHETTE:
+            self._say("banque", f"{{p{seat}}} : « Artichette ! » La Banque reste en place", seat)
+            self._after_chouettes()
+            return
         if cry == C.CRI_GRELOTTINE:
             self.erred.append(seat)
             self._bevue(seat, "« Grelottine ! » sans Grelottine")
@@ -1250,6 +1331,9 @@ class CulDeChouetteState(State):
                 "pending": list(self.tiebreak["pending"]),
                 "values": {str(k): v for k, v in self.tiebreak["values"].items()},
             },
+            "banque": None
+            if not self.banque
+            else {"balances": list(self.bank), "tier": self.bank_tier},
             "actors": list(self.actors()),
             "legal": [{"action": a.to_json(), "label": a.label()} for a in legal],
             "over": self.over,
@@ -1294,6 +1378,7 @@ class CulDeChouetteState(State):
                 "race_eligible": None if self.race is None else list(self.race["eligible"]),
                 "bevue_button": self.bevue_button,
                 "erred": list(self.erred),
+                "bank_moved": self.bank_moved,
             }
         )
         return data
@@ -1320,6 +1405,7 @@ class CulDeChouetteState(State):
         for key in (
             "present",
             "scores",
+            "bank",
             "grelottine",
             "civet",
             "boucliette",

@@ -47,6 +47,7 @@ STEP_LABELS: dict[str, str] = {
     "sirop_grelot": "Sirop-Grelot : le Sirotage du défié",
     "bleu_rouge": "Bleu-Rouge : annonces et paris sur le total",
     "bleu_rouge_jet": "Bleu-Rouge : la relance",
+    "raitournelle": "Banque : « Raitournelle ! » ou « Artichette ! »",
     "fin": "Partie terminée",
 }
 
