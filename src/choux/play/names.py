@@ -27,4 +27,4 @@ def clean_name(raw: object) -> str:
 
 
 def bot_name(seat: int, level: str) -> str:
-    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} (robot {level})"
+    return BOT_NAMES[seat % len(BOT_NAMES)]

@@ -30,7 +30,7 @@ function show(i) {
       score !== undefined ? h("span", { class: "seat-score", text: String(score) }) : null));
   });
   const board = clear(document.getElementById("board"));
-  const ctx = { seat: null, names: data.names, act: () => {}, pending: () => true, replay: true, h, clear };
+  const ctx = { seat: null, names: data.names, act: () => {}, pending: () => true, replay: true, h, clear, redraw: () => show(index) };
   (renderer.render || generic.render)(board, step.view, ctx);
   const log = clear(document.getElementById("log"));
   for (const line of step.log) log.append(h("li", { text: line }));

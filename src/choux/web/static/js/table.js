@@ -147,7 +147,7 @@ function statusLine() {
 }
 
 function draw() {
-  const ctx = { seat: mySeat, names: names(), act, pending: () => pending !== null, message: current, h, clear };
+  const ctx = { seat: mySeat, names: names(), act, pending: () => pending !== null, message: current, h, clear, redraw: draw };
   drawSeats();
   statusLine();
   clear(board);

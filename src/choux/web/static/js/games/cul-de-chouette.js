@@ -75,7 +75,8 @@ function headLine(view, ctx, message) {
     h("p", { class: "cdc-step", text: step }));
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
-    const timer = countdown(message.deadline, message.deadline, win.label);
+    const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : win.label;
+    const timer = countdown(message.deadline, message.deadline, label);
     if (timer) box.append(timer);
   } else countdown(null);
   return box;
@@ -130,7 +131,7 @@ function sheet(view, s, ctx, legalBevue) {
   const pct = Math.min(100, (100 * s.score) / (view.target || 343));
   const bar = h("span", { class: "score-fill" });
   bar.style.setProperty("width", `${pct}%`);
-  const mark = (on, icon, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, "aria-label": `${title} : ${on ? "oui" : "non"}` }, icon);
+  const mark = (on, text, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, "aria-label": `${title} : ${on ? "oui" : "non"}` }, text);
   const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
   const canBevue = legalBevue.has(s.seat);
   const bevue = view.over ? null : pressButton({
@@ -147,10 +148,10 @@ function sheet(view, s, ctx, legalBevue) {
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
     h("div", { class: "sheet-marks" },
-      mark(s.grelottine, "🔔", "Grelottine"),
-      mark(s.civet, "🍲", "Civet"),
-      mark(s.boucliette, "🛡", "Boucliette"),
-      mark(s.passe_grelot_earned && !s.passe_grelot_used, "↪", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
+      mark(s.grelottine, "Grelottine", "Grelottine"),
+      mark(s.civet, "Civet", "Civet"),
+      mark(s.boucliette, "Boucliette", "Boucliette 🛡", " shield"),
+      mark(s.passe_grelot_earned && !s.passe_grelot_used, "Passe-Grelot", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
       bevue));
 }
 
@@ -190,7 +191,7 @@ function shoutBar(view, groups, ctx) {
   const shield = (groups.get("boucliette") || [])[0];
   const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
   bar.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
-    () => shield && ctx.act(shield.action), "🛡 Boucliette"));
+    () => shield && ctx.act(shield.action), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
   return bar;
 }
 
@@ -252,7 +253,7 @@ export function renderActions(box, legal, ctx) {
   if (ctx.seat !== null) box.append(shoutBar(view, groups, ctx));
   const panel = h("div", { class: "cdc-dialogs" });
   const label = (item) => withNames(item.label, names);
-  if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "🎲 Lancer les dés"));
+  if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
     const what = view.tiebreak ? "Saisir votre dé de départage" : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";

@@ -1,0 +1,155 @@
+// La Chouine: the trump under the talon, the trick, hands, declarations, the 7 exchange.
+import { clear, h } from "../dom.js";
+import { backEl, cardEl, fill, SUITS } from "../cards.js";
+
+let showLast = false;
+
+function plainPlays(view) {
+  const plays = new Map();
+  for (const item of view.legal || []) {
+    const a = item.action;
+    if (a.type === "play" && !a.declare) plays.set(a.card, a);
+  }
+  return plays;
+}
+
+function seatPanel(view, seat, ctx) {
+  const me = seat === view.seat;
+  const acting = (view.actors || []).includes(seat);
+  const shown = (view.shown || [])[seat] || [];
+  const points = (view.points || [])[seat];
+  const box = h("div", { class: `cq-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } },
+    h("div", { class: "cq-seat-head" },
+      h("span", { class: "cq-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
+      view.dealer === seat ? h("span", { class: "cq-dealer", title: "donneur", text: "donne" }) : null),
+    h("div", { class: "cq-seat-stats" },
+      h("span", { text: `${view.tricks_won[seat]} pli${view.tricks_won[seat] > 1 ? "s" : ""}` }),
+      view.declared_points[seat] ? h("span", { text: `annonces ${view.declared_points[seat]}` }) : null,
+      points !== null && points !== undefined ? h("span", { class: "cq-points", text: `${points} pts` }) : null,
+      h("span", { class: "cq-wins", title: "parties gagnées", text: `${"●".repeat(view.partie_wins[seat])}${"○".repeat(Math.max(0, winsNeeded(view) - view.partie_wins[seat]))}` })));
+  if (!me) {
+    const hand = h("div", { class: "cq-backs" });
+    const visible = new Set(shown);
+    for (const code of shown) hand.append(cardEl(code, { small: true, extraClass: "shown" }));
+    for (let i = visible.size; i < view.hand_sizes[seat]; i += 1) hand.append(backEl({ small: true }));
+    box.append(hand);
+  }
+  return box;
+}
+
+function winsNeeded(view) {
+  return view.players === 2 ? Math.floor(view.parties_per_manche / 2) + 1 : 0;
+}
+
+function talonEl(view) {
+  const box = h("div", { class: "cq-talon", "aria-label": `Talon : ${view.talon} cartes` });
+  if (view.turned_up) box.append(cardEl(view.turned_up, { extraClass: "turned" }));
+  if (view.talon > (view.turned_up ? 1 : 0)) {
+    box.append(h("div", { class: "cq-stack" }, backEl(), h("span", { class: "cq-count", text: String(view.talon) })));
+  } else if (!view.turned_up) {
+    box.append(h("div", { class: "cq-empty", text: "talon épuisé" }));
+  }
+  return box;
+}
+
+function trickEl(cards, ctx, title) {
+  const box = h("div", { class: "cq-trick" });
+  if (title) box.append(h("p", { class: "cq-trick-title", text: title }));
+  const row = h("div", { class: "cq-trick-cards" });
+  for (const played of cards) {
+    row.append(h("figure", { class: "cq-played" }, cardEl(played.card), h("figcaption", { text: ctx.names[played.seat] })));
+  }
+  if (!cards.length) row.append(h("p", { class: "cq-wait", text: "Le pli est vide." }));
+  box.append(row);
+  return box;
+}
+
+export function render(board, view, ctx) {
+  const names = ctx.names;
+  const wrap = h("div", { class: "cq" });
+  const trump = h("div", { class: `cq-info${view.trump === "H" || view.trump === "D" ? " red" : ""}` },
+    h("span", { class: "cq-trump" }, "Atout ", h("b", { text: `${view.trump_symbol} ${view.trump_name}` })),
+    h("span", { class: "cq-phase", text: view.phase === 1 ? "Talon ouvert : jeu libre" : "Talon fermé : il faut fournir" }),
+    h("span", { class: "cq-round", text: `Partie ${view.partie_number || view.deal_number} · manche ${view.manche_number}${view.belle ? " · la belle !" : ""}` }),
+    view.au_sept ? h("span", { class: "badge cq-ausept", text: "Au sept !" }) : null,
+    h("span", { class: "cq-preset", text: view.preset_title }));
+  wrap.append(trump);
+
+  const others = h("div", { class: "cq-others" });
+  for (let seat = 0; seat < view.players; seat += 1) if (seat !== view.seat) others.append(seatPanel(view, seat, ctx));
+  wrap.append(others);
+
+  const felt = h("div", { class: "cq-felt" });
+  felt.append(talonEl(view));
+  if (showLast && view.last_trick) {
+    felt.append(trickEl(view.last_trick.cards, ctx, `Dernier pli (remporté par ${names[view.last_trick.winner]})`));
+  } else {
+    felt.append(trickEl(view.trick, ctx, null));
+  }
+  wrap.append(felt);
+
+  const tools = h("div", { class: "cq-tools" });
+  tools.append(h("button", {
+    type: "button", class: "chip", disabled: !view.last_trick, "aria-pressed": String(showLast),
+    text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli",
+    onclick: () => { showLast = !showLast; ctx.redraw ? ctx.redraw() : null; },
+  }));
+  wrap.append(tools);
+
+  if (view.stage === "between" && view.last_result) wrap.append(resultEl(view, ctx));
+
+  if (view.declarations && view.declarations.length) {
+    const list = h("ul", { class: "cq-decls" });
+    for (const d of view.declarations) {
+      const cards = h("span", { class: "cq-decl-cards" }, d.cards.map((c) => cardEl(c, { small: true })));
+      list.append(h("li", {}, h("span", { text: `${names[d.seat]} annonce ${d.name}${d.suit ? ` à ${SUITS[d.suit]}` : ""} (${d.points})` }), cards));
+    }
+    wrap.append(h("section", { class: "cq-decl-box" }, h("h3", { text: "Annonces" }), list));
+  }
+
+  if (view.seat !== null && view.seat !== undefined) {
+    const mine = seatPanel(view, view.seat, ctx);
+    const plays = plainPlays(view);
+    const hand = h("div", { class: "cq-hand", role: "group", "aria-label": "Votre main" });
+    for (const code of view.hand) {
+      const action = plays.get(code);
+      hand.append(cardEl(code, {
+        tag: "button", playable: !!action && !ctx.pending(),
+        extraClass: plays.size && !action ? "blocked" : "",
+        onclick: action ? () => ctx.act(action) : null,
+      }));
+    }
+    mine.append(hand);
+    if (view.won_cards && view.won_cards.length) {
+      mine.append(h("details", { class: "cq-won" }, h("summary", { text: `Vos plis (${view.won_cards.length} cartes)` }),
+        h("div", { class: "cq-won-cards" }, view.won_cards.map((c) => cardEl(c, { small: true })))));
+    }
+    wrap.append(mine);
+  }
+  board.append(wrap);
+}
+
+function resultEl(view, ctx) {
+  const r = view.last_result;
+  const box = h("section", { class: "cq-result" }, h("h3", { text: fill(r.text, ctx.names) }));
+  const table = h("table", { class: "cq-sheet" });
+  table.append(h("tr", {}, h("th", { text: "" }), h("th", { text: "Cartes" }), h("th", { text: "Annonces" }), h("th", { text: "Total" })));
+  r.totals.forEach((total, seat) => {
+    table.append(h("tr", { class: r.winner === seat ? "win" : "" },
+      h("th", { text: ctx.names[seat] }), h("td", { text: String(r.card_points[seat]) }),
+      h("td", { text: String(r.declared_points[seat]) }), h("td", { text: String(total) })));
+  });
+  box.append(table);
+  box.append(h("p", { class: "cq-next", text: "La donne suivante arrive…" }));
+  return box;
+}
+
+export function renderActions(box, legal, ctx) {
+  const special = legal.filter((item) => !(item.action.type === "play" && !item.action.declare));
+  if (!special.length) return;
+  const group = h("div", { class: "action-buttons" });
+  for (const item of special) {
+    group.append(h("button", { type: "button", class: "button action", text: item.label, dataset: { action: JSON.stringify(item.action) }, onclick: () => ctx.act(item.action) }));
+  }
+  box.append(h("p", { class: "actions-title", text: "Vous pouvez aussi :" }), group);
+}

@@ -1,0 +1,185 @@
+// Chouineurs: double-ended cards, the hidden orientation and bet, crybabies, the score sheet.
+import { h } from "../dom.js";
+
+const CHARACTERS = { noir: "Dragon", jaune: "Magicien", bleu: "Reine", rouge: "Roi" };
+const PHASES = { choix: "Choix secrets : sens de la main et pari", jeu: "Les plis", chouine: "On pleure !", fin: "Partie terminée" };
+let showLast = false;
+let draft = { orientation: "endroit", bet: undefined };
+let draftRound = null;
+
+function endEl(end, cls) {
+  return h("span", { class: `cx-end ${cls} cx-${end.colour}` },
+    h("b", { text: String(end.value) }),
+    h("small", { text: CHARACTERS[end.colour] || end.colour }));
+}
+
+export function dcardEl(card, { tag = "div", playable = false, onclick = null, flipped = false, extraClass = "" } = {}) {
+  const top = flipped ? card.bottom : card.top;
+  const bottom = flipped ? card.top : card.bottom;
+  const label = `${top.value} ${top.colour} (dos : ${bottom.value} ${bottom.colour})`;
+  const attrs = { class: `dcard${playable ? " playable" : ""}${extraClass ? ` ${extraClass}` : ""}`, "aria-label": label, title: label, dataset: { card: card.card || "" } };
+  if (tag === "button") {
+    attrs.type = "button";
+    if (!playable) attrs.disabled = true;
+    if (onclick) attrs.onclick = onclick;
+  }
+  return h(tag, attrs, endEl(top, "top"), endEl(bottom, "bottom"));
+}
+
+function playedEl(end) {
+  return h("div", { class: `dcard played cx-face-${end.colour}` }, endEl(end, "top single"));
+}
+
+function betChip(view, name, { big = false } = {}) {
+  const card = (view.bet_cards || []).find((b) => b.name === name);
+  if (!name || !card) return h("span", { class: "cx-bet none", text: "sans pari" });
+  return h("span", { class: `cx-bet cx-bet-${name}${big ? " big" : ""}`, title: card.description },
+    h("b", { text: card.title }), big ? h("small", { text: card.description }) : null);
+}
+
+function seatEl(view, seat, ctx) {
+  const me = seat === view.seat;
+  const acting = (view.actors || []).includes(seat);
+  const box = h("div", { class: `cx-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } });
+  box.append(h("div", { class: "cx-seat-head" },
+    h("span", { class: "cx-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
+    h("span", { class: "cx-score", text: `${view.scores[seat]} pts` })));
+  const line = h("div", { class: "cx-seat-line" });
+  if (view.revealed) {
+    line.append(betChip(view, view.bets[seat]));
+    line.append(h("span", { class: "cx-orient", text: view.orientations[seat] === "envers" ? "main retournée" : "main à l'endroit" }));
+  } else if (view.phase === "choix") {
+    line.append(h("span", { class: `cx-ready${view.ready[seat] ? " yes" : ""}`, text: view.ready[seat] ? "a choisi" : "réfléchit…" }));
+  }
+  box.append(line);
+  box.append(h("div", { class: "cx-seat-stats" },
+    h("span", { text: `${view.tricks_won[seat]} pli${view.tricks_won[seat] > 1 ? "s" : ""}` }),
+    h("span", { class: "cx-tokens", title: "jetons", text: view.tokens[seat] ? `${"●".repeat(view.tokens[seat])} jeton${view.tokens[seat] > 1 ? "s" : ""}` : "" }),
+    h("span", { text: `${view.hand_counts[seat]} carte${view.hand_counts[seat] > 1 ? "s" : ""}` })));
+  return box;
+}
+
+function chooser(view, ctx, box) {
+  const legal = (view.legal || []).filter((item) => item.action.type === "prepare");
+  if (!legal.length) return null;
+  const bets = [...new Set(legal.map((item) => item.action.bet))];
+  if (draftRound !== view.round) {
+    draft = { orientation: "endroit", bet: undefined };
+    draftRound = view.round;
+  }
+  if (!bets.includes(draft.bet)) draft.bet = bets.length === 1 ? bets[0] : undefined;
+  const panel = h("section", { class: "cx-chooser" }, h("h3", { text: "Votre choix secret" }));
+  const orient = h("div", { class: "cx-orient-choice", role: "group", "aria-label": "Sens de la main" });
+  for (const [value, label] of [["endroit", "Main à l'endroit"], ["envers", "Main retournée"]]) {
+    orient.append(h("button", { type: "button", class: `chip${draft.orientation === value ? " active" : ""}`, "aria-pressed": String(draft.orientation === value), text: label, dataset: { orientation: value },
+      onclick: () => { draft.orientation = value; ctx.redraw(); } }));
+  }
+  panel.append(orient);
+  const betRow = h("div", { class: "cx-bet-choice", role: "group", "aria-label": "Carte de pari" });
+  for (const bet of bets) {
+    betRow.append(h("button", { type: "button", class: `cx-betcard${draft.bet === bet ? " chosen" : ""}`, "aria-pressed": String(draft.bet === bet), dataset: { bet: bet ?? "" },
+      onclick: () => { draft.bet = bet; ctx.redraw(); } }, betChip(view, bet, { big: true })));
+  }
+  panel.append(betRow);
+  const action = legal.find((item) => item.action.orientation === draft.orientation && item.action.bet === draft.bet);
+  panel.append(h("button", { type: "button", class: "button primary cx-confirm", disabled: !action || ctx.pending(), text: action ? "Valider ce choix" : "Choisissez une carte de pari",
+    onclick: () => action && ctx.act(action.action) }));
+  return panel;
+}
+
+function sheetEl(view, ctx) {
+  if (!view.sheet || !view.sheet.length) return null;
+  const table = h("table", { class: "cx-sheet" });
+  const head = h("tr", {}, h("th", { text: "Manche" }));
+  for (let seat = 0; seat < view.players; seat += 1) head.append(h("th", { text: ctx.names[seat] }));
+  table.append(h("thead", {}, head));
+  const body = h("tbody");
+  for (const entry of view.sheet) {
+    const row = h("tr", {}, h("th", { text: String(entry.round) }));
+    entry.rows.forEach((r) => {
+      row.append(h("td", { class: r.hit ? "hit" : "" },
+        h("span", { class: "cx-sheet-bet", text: r.bet ? `${r.bet} · ${r.tricks} pli${r.tricks > 1 ? "s" : ""}` : `${r.tricks} pli${r.tricks > 1 ? "s" : ""}` }),
+        h("span", { class: "cx-sheet-pts", text: `${r.bet_points}${r.tokens ? ` + ${r.tokens}` : ""} = ${r.total}` })));
+    });
+    body.append(row);
+  }
+  const totals = h("tr", { class: "total" }, h("th", { text: "Total" }));
+  view.scores.forEach((score) => totals.append(h("td", { text: String(score) })));
+  body.append(totals);
+  table.append(body);
+  return h("details", { class: "cx-sheet-box", open: true }, h("summary", { text: "Feuille de marque" }), table);
+}
+
+export function render(board, view, ctx) {
+  const wrap = h("div", { class: "cx" });
+  wrap.append(h("div", { class: "cx-info" },
+    h("span", { class: "cx-round" }, "Manche ", h("b", { text: `${view.round}/${view.rounds}` })),
+    view.phase === "jeu" || view.phase === "chouine" ? h("span", { text: `pli ${view.trick_number}/7` }) : null,
+    h("span", { class: "cx-phase", text: PHASES[view.phase] || view.phase }),
+    h("span", { class: "cx-reserve", text: `réserve : ${view.reserve}` })));
+
+  const seats = h("div", { class: "cx-seats" });
+  for (let seat = 0; seat < view.players; seat += 1) if (seat !== view.seat) seats.append(seatEl(view, seat, ctx));
+  wrap.append(seats);
+
+  const felt = h("div", { class: "cx-felt" });
+  if (showLast && view.last_trick) {
+    felt.append(h("p", { class: "cx-felt-title", text: `Dernier pli : ${ctx.names[view.last_trick.winner]} l'emporte` }));
+    const row = h("div", { class: "cx-trick" });
+    for (const p of view.last_trick.cards) {
+      const cry = view.last_trick.crybabies.includes(p.seat);
+      row.append(h("figure", { class: `cx-played${cry ? " cry" : ""}` }, playedEl(p.end), h("figcaption", { text: ctx.names[p.seat] + (cry ? " · pleure" : "") })));
+    }
+    felt.append(row);
+  } else {
+    if (view.led_colour) felt.append(h("p", { class: "cx-felt-title", text: `Couleur demandée : ${view.led_colour}` }));
+    const row = h("div", { class: "cx-trick" });
+    for (const p of view.trick) row.append(h("figure", { class: "cx-played" }, playedEl(p.end), h("figcaption", { text: ctx.names[p.seat] })));
+    if (!view.trick.length) row.append(h("p", { class: "cx-wait", text: view.phase === "choix" ? "Chacun choisit en secret…" : "Le pli est vide." }));
+    felt.append(row);
+  }
+  if (view.crybaby) felt.append(h("p", { class: "cx-cry", text: `${ctx.names[view.crybaby.seat]} pleure sur son sort et choisit un bonus.` }));
+  wrap.append(felt);
+  wrap.append(h("div", { class: "cq-tools" }, h("button", {
+    type: "button", class: "chip", disabled: !view.last_trick, "aria-pressed": String(showLast),
+    text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli", onclick: () => { showLast = !showLast; ctx.redraw(); } })));
+
+  if (view.seat !== null && view.seat !== undefined) {
+    const mine = seatEl(view, view.seat, ctx);
+    const plays = new Map();
+    const turns = new Map();
+    for (const item of view.legal || []) {
+      if (item.action.type === "play") plays.set(item.action.card, item.action);
+      if (item.action.type === "cry" && item.action.turn) turns.set(item.action.turn, item.action);
+    }
+    const choosing = view.phase === "choix" && (view.legal || []).length > 0;
+    const flipped = choosing ? draft.orientation === "envers" : false;
+    const hand = h("div", { class: "cx-hand", role: "group", "aria-label": "Votre main" });
+    for (const card of view.hand) {
+      const action = plays.get(card.card) || turns.get(card.card);
+      hand.append(dcardEl(card, { tag: "button", flipped, playable: !!action && !ctx.pending(),
+        extraClass: turns.has(card.card) ? "turnable" : (plays.size && !action ? "blocked" : ""),
+        onclick: action ? () => ctx.act(action) : null }));
+    }
+    if (turns.size) mine.append(h("p", { class: "cx-hint", text: "Touchez une carte pour la retourner, ou prenez un jeton." }));
+    mine.append(hand);
+    if (view.my_choice && !view.revealed) {
+      mine.append(h("p", { class: "cx-mychoice" }, "Votre choix : ",
+        h("b", { text: view.my_choice.orientation === "envers" ? "main retournée" : "main à l'endroit" }), " · ", betChip(view, view.my_choice.bet)));
+    }
+    const choice = chooser(view, ctx);
+    if (choice) mine.append(choice);
+    wrap.append(mine);
+  }
+  const sheet = sheetEl(view, ctx);
+  if (sheet) wrap.append(sheet);
+  board.append(wrap);
+}
+
+export function renderActions(box, legal, ctx) {
+  const special = legal.filter((item) => item.action.type === "cry" && item.action.token);
+  if (!special.length) return;
+  const group = h("div", { class: "action-buttons" });
+  for (const item of special) group.append(h("button", { type: "button", class: "button action", text: item.label, onclick: () => ctx.act(item.action) }));
+  box.append(group);
+}

@@ -1,0 +1,374 @@
+// La parlote coinchée at the table: scenario, bidding, hand, trick with arguments, contests
+// and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
+// Arguments and pseudonyms are untrusted: they only ever go through textContent.
+import { h } from "../dom.js";
+import { byType, countdown, pressButton, useStylesheet } from "./cdc/util.js";
+
+useStylesheet("/static/css/games/parlote.css");
+
+const MAX_ARGUMENT = 280;
+const DEADLINE_LABELS = {
+  liar: "« Moi ! »", draw: "Choix de la pioche", bidding: "Enchère", play: "Temps pour jouer",
+  contest: "Contestation", vote: "Vote", judge: "Arbitrage",
+};
+
+// What the player is typing survives the redraws that other players' moves cause.
+const draft = { card: null, text: "", deal: null, trick: null };
+let bidDraft = { amount: null, first: null, second: null };
+
+function hueOf(view, colourId) {
+  const colour = (view.colours || []).find((c) => c.id === colourId);
+  return colour ? colour.hue : "#777";
+}
+
+function colourName(view, colourId) {
+  const colour = (view.colours || []).find((c) => c.id === colourId);
+  return colour ? colour.name : colourId;
+}
+
+function colourChip(view, colourId) {
+  const chip = h("span", { class: "colour-chip", text: colourName(view, colourId) });
+  chip.style.setProperty("--hue", hueOf(view, colourId));
+  return chip;
+}
+
+function teamName(view, team, names) {
+  const seats = view.teams[team];
+  return `${names[seats[0]]} & ${names[seats[1]]}`;
+}
+
+function amountText(amount) {
+  return amount === 250 ? "Capot" : String(amount);
+}
+
+function card(view, c, opts = {}) {
+  const node = h(opts.button ? "button" : "div", {
+    class: `pcard depth-${c.depth}${opts.selected ? " selected" : ""}${opts.playable ? " playable" : ""}${c.points !== null && c.points !== undefined && isTrump(view, c) ? " trump" : ""}`,
+    type: opts.button ? "button" : undefined,
+    dataset: c.code ? { card: c.code } : undefined,
+    title: c.definition,
+  },
+  h("span", { class: "pcard-colour", text: colourName(view, c.colour) }),
+  h("span", { class: "pcard-name", text: c.name }),
+  h("span", { class: "pcard-meta" }, h("span", { class: "pcard-depth", text: `niveau ${c.depth}` }),
+    c.points !== null && c.points !== undefined ? h("span", { class: "pcard-points", text: `${c.points} pts` }) : null));
+  node.style.setProperty("--hue", hueOf(view, c.colour));
+  if (opts.onclick) node.addEventListener("click", opts.onclick);
+  return node;
+}
+
+function isTrump(view, c) {
+  return !!(view.contract && view.contract.colours.includes(c.colour));
+}
+
+// ------------------------------------------------------------------ board
+
+function header(view, ctx) {
+  const names = ctx.names;
+  const mine = view.team;
+  const score = (team) => h("div", { class: `team-score${team === mine ? " mine" : ""}` },
+    h("span", { class: "team-names", text: teamName(view, team, names) }),
+    h("strong", { text: String(view.scores[team]) }));
+  const box = h("header", { class: "parlote-head" },
+    h("div", { class: "parlote-phase" },
+      h("span", { class: "deal-no", text: view.phase === "over" ? "Partie terminée" : `Donne ${view.deal_number}` }),
+      h("span", { text: view.phase_label }),
+      view.reader !== null ? h("span", { class: "reader" }, "piocheur : ", h("strong", { text: names[view.reader] })) : null),
+    h("div", { class: "team-scores" }, score(0), h("span", { class: "vs", text: `objectif ${view.target}` }), score(1)));
+  const dl = view.deadline;
+  if (dl && ctx.message.status === "live") {
+    const timer = countdown(ctx.message.deadline, ctx.message.deadline, DEADLINE_LABELS[dl.kind] || "Délai");
+    if (timer) box.append(timer);
+  } else countdown(null);
+  return box;
+}
+
+function scenarioCard(view, ctx) {
+  const s = view.scenario;
+  if (!s) return null;
+  const reader = view.reader === ctx.seat;
+  return h("article", { class: "scenario" },
+    h("p", { class: "scenario-theme", text: s.theme_name }),
+    h("h2", { class: "scenario-title", text: s.title }),
+    h("p", { class: "scenario-injonction", text: s.injonction }),
+    s.objection ? h("p", { class: "scenario-objection" },
+      h("em", { text: s.objection }),
+      reader ? h("span", { class: "secret-note", text: "Vous seul·e voyez cette ligne : lisez-la à voix haute quand vous le voulez." }) : null) : null);
+}
+
+function piles(view, ctx, groups) {
+  const draws = groups.get("piocher") || [];
+  const row = h("div", { class: "piles" });
+  view.piles.forEach((pile, index) => {
+    const item = draws.find((d) => d.action.pile === index);
+    const back = h(item ? "button" : "div", { class: `pile${item ? " drawable" : ""}`, type: item ? "button" : undefined, dataset: { pile: index } },
+      h("span", { class: "pile-theme", text: pile.theme_name || "pioche vide" }),
+      h("span", { class: "pile-count", text: `${pile.count} scénario${pile.count > 1 ? "s" : ""}` }),
+      item ? h("span", { class: "pile-hint", text: "Piocher ici" }) : null);
+    if (pile.hue) back.style.setProperty("--hue", pile.hue);
+    if (item) back.addEventListener("click", () => ctx.act(item.action));
+    row.append(back);
+  });
+  const who = view.reader === ctx.seat ? "Choisissez la pioche du scénario." : `${ctx.names[view.reader]} choisit une pioche.`;
+  return h("section", { class: "panel-dark" }, h("p", { class: "hint", text: who }), row);
+}
+
+function biddingPanel(view, ctx) {
+  const names = ctx.names;
+  const b = view.bidding;
+  const list = h("ol", { class: "bid-history" });
+  for (const entry of b.history) {
+    const text = entry.kind === "pass" ? "passe" : entry.kind === "coinche" ? "« Je coinche ! »" : null;
+    list.append(h("li", { class: `bid-${entry.kind}` }, h("strong", { text: names[entry.seat] }), " ",
+      text ? text : h("span", {}, amountText(entry.amount), " · ", colourChip(view, entry.colours[0]), colourChip(view, entry.colours[1]))));
+  }
+  if (!b.history.length) list.append(h("li", { class: "empty", text: "Aucune annonce pour l'instant." }));
+  const high = b.high ? h("p", { class: "bid-high" }, "Plus forte annonce : ", h("strong", { text: `${amountText(b.high.amount)} par ${names[b.high.seat]}` })) : null;
+  const turn = b.turn !== null && b.turn !== undefined ? h("p", { class: "hint", text: b.turn === ctx.seat ? "À vous d'annoncer." : `${names[b.turn]} réfléchit…` }) : null;
+  return h("section", { class: "bidding panel-dark" }, h("h3", { text: "Enchères" }), high, list, turn);
+}
+
+function contractLine(view, ctx) {
+  const c = view.contract;
+  if (!c) return null;
+  return h("p", { class: `contract${c.coinched ? " coinched" : ""}` },
+    "Contrat : ", h("strong", { text: `${c.capot ? "Capot" : c.amount}` }), ` par ${ctx.names[c.seat]} · atouts `,
+    colourChip(view, c.colours[0]), colourChip(view, c.colours[1]),
+    c.coinched ? h("span", { class: "coinche-badge", text: `coinché par ${ctx.names[c.coinched_by]} · ×2` }) : null);
+}
+
+function playRow(view, p, ctx, winner) {
+  const votes = (p.votes || []).map(([seat, counts]) => `${ctx.names[seat]} : ${counts ? "compte" : "ne compte pas"}`);
+  return h("li", { class: `play status-${p.status}${winner === p.seat ? " won" : ""}`, dataset: { seat: p.seat } },
+    h("span", { class: "play-who", text: ctx.names[p.seat] }),
+    card(view, p.card),
+    h("div", { class: "play-argument" },
+      p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
+      h("p", { class: "status-label" }, h("span", { text: p.status_label }),
+        p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
+        votes.length ? ` · ${votes.join(", ")}` : "")));
+}
+
+function trickArea(view, ctx) {
+  const t = view.trick;
+  if (!t) return null;
+  const list = h("ol", { class: "trick-plays" });
+  for (const p of t.plays) list.append(playRow(view, p, ctx, null));
+  if (!t.plays.length) list.append(h("li", { class: "empty", text: `${ctx.names[t.leader]} entame le pli.` }));
+  const info = h("p", { class: "trick-info" }, `Pli ${t.number} / 7 · plis : `,
+    h("strong", { text: `${view.tricks_won[0]} – ${view.tricks_won[1]}` }), ` · points : ${view.deal_points[0]} – ${view.deal_points[1]}`,
+    view.mode === "jury" ? ` · contestations restantes : ${view.contests_left[0]} – ${view.contests_left[1]}` : "");
+  return h("section", { class: "trick panel-dark" }, h("h3", { text: "Le pli" }), info, list);
+}
+
+function windowBanner(view, ctx) {
+  const w = view.window;
+  if (!w) return null;
+  const names = ctx.names;
+  const author = names[w.author];
+  const text = {
+    contest: `${author} a argumenté : les adversaires peuvent contester.`,
+    vote: `Argument de ${author} contesté : les trois autres votent.`,
+    judge: `L'arbitre tranche l'argument de ${author}.`,
+  }[w.kind];
+  const left = view.mode === "jury" ? h("p", { class: "contests-left", text: `Contestations restantes : ${teamName(view, 0, names)} ${view.contests_left[0]}, ${teamName(view, 1, names)} ${view.contests_left[1]}` }) : null;
+  return h("section", { class: `window-banner kind-${w.kind}`, role: "status" },
+    h("p", { class: "banner-title", text }),
+    w.play.argument ? h("blockquote", { class: "argument", text: w.play.argument }) : null,
+    h("p", { class: "banner-card" }, "Carte : ", h("strong", { text: w.play.card.name }), ` — ${w.play.card.definition}`),
+    left);
+}
+
+function lastTrick(view, ctx) {
+  const t = view.last_trick;
+  if (!t || view.phase !== "play") return null;
+  const list = h("ol", { class: "trick-plays compact" });
+  for (const p of t.plays) list.append(playRow(view, p, ctx, t.winner));
+  return h("details", { class: "last-trick panel-dark" },
+    h("summary", {}, "Dernier pli : ", h("strong", { text: ctx.names[t.winner] }), ` l'emporte (${t.points} pts)`),
+    t.why ? h("p", { class: "hint", text: t.why }) : null, list);
+}
+
+function recapPanel(view, ctx) {
+  const r = view.recap;
+  if (!r) return null;
+  const names = ctx.names;
+  const tricks = h("ol", { class: "recap-tricks" });
+  for (const t of r.tricks) {
+    const plays = h("ul", { class: "recap-plays" });
+    for (const p of t.plays) {
+      const votes = p.votes.map((v) => `${names[v.seat]} ${v.counts ? "pour" : "contre"}`).join(", ");
+      const colour = h("span", { class: "colour-chip", text: p.card.colour_name });
+      colour.style.setProperty("--hue", hueOf(view, p.card.colour));
+      plays.append(h("li", { class: p.won ? "won" : "" },
+        h("div", { class: "recap-line" }, h("strong", { text: names[p.seat] }), " joue ", colour, h("strong", { text: ` ${p.card.name}` }),
+          ` (niveau ${p.card.depth}${p.card.trump ? ", atout" : ""})`, p.won ? h("span", { class: "won-badge", text: "remporte le pli" }) : null),
+        p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
+        h("p", { class: "recap-status", text: `${p.status_label}${votes ? ` · votes : ${votes}` : ""}` }),
+        h("p", { class: "recap-def" }, h("em", { text: p.card.definition }), " ", h("span", { class: "example", text: p.card.example }))));
+    }
+    tricks.append(h("li", {}, h("h4", { text: `Pli ${t.number} : ${names[t.winner]} (${t.points} pts)` }), t.why ? h("p", { class: "hint", text: t.why }) : null, plays));
+  }
+  const s = r.scenario;
+  return h("details", { class: "recap panel", open: view.phase !== "play" || undefined },
+    h("summary", { text: `Récapitulatif de la donne ${r.deal} : ${r.made ? "contrat réussi" : "contrat chuté"}` }),
+    h("p", { class: "recap-summary", text: r.summary }),
+    h("p", {}, h("strong", { text: s.title }), ` — ${s.injonction} `, h("em", { text: s.objection })),
+    h("p", { text: `Points de cartes : ${r.points[0]} – ${r.points[1]} · marqués : ${r.deal_scores[0]} – ${r.deal_scores[1]} · total : ${r.totals[0]} – ${r.totals[1]}` }),
+    tricks);
+}
+
+function memoPanel(view) {
+  const panel = h("details", { class: "memo panel" }, h("summary", { text: "Mémo : les sept couleurs et leurs arbres" }));
+  const tree = (nodes) => h("ul", { class: "memo-tree" }, nodes.map((n) => h("li", { class: n.in_play ? "in-play" : "" },
+    h("span", { class: "memo-name", text: `${n.name}` }), h("span", { class: "memo-depth", text: ` · ${n.depth}` }),
+    h("span", { class: "memo-def", text: ` — ${n.definition}` }),
+    n.children && n.children.length ? tree(n.children) : null)));
+  for (const entry of view.memo || []) {
+    const head = h("h4", { text: entry.name });
+    head.style.setProperty("--hue", entry.hue);
+    panel.append(h("section", { class: "memo-colour" }, head, h("p", { class: "hint", text: entry.summary }), tree(entry.tree)));
+  }
+  panel.append(h("p", { class: "hint", text: "En gras : les cartes de cette partie. Atout : la plus basse profondeur gagne ; sinon la plus profonde." }));
+  return panel;
+}
+
+function resultsTable(view, ctx) {
+  if (!view.results || !view.results.length) return null;
+  const rows = view.results.map((r) => h("tr", {},
+    h("td", { text: String(r.deal) }), h("td", { text: r.scenario }),
+    h("td", { text: r.contract ? `${amountText(r.contract.amount)}${r.contract.coinched ? " coinché" : ""}` : "—" }),
+    h("td", { text: r.made ? "réussi" : "chuté" }), h("td", { text: `${r.scores[0]} – ${r.scores[1]}` })));
+  return h("details", { class: "results panel" }, h("summary", { text: "Les donnes jouées" }),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Donne", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows)));
+}
+
+export function render(board, view, ctx) {
+  // the actions box is redrawn after the board: remember whether the player was typing
+  const active = document.activeElement;
+  if (active && active.matches && active.matches("textarea[name=argument]")) draft.focused = true;
+  const groups = byType(view.legal);
+  const root = h("div", { class: "parlote" }, header(view, ctx));
+  if (view.phase === "liar") {
+    root.append(h("section", { class: "panel-dark liar" },
+      h("p", { class: "big-question", text: "Qui a menti en dernier ? Le premier piocheur est tiré parmi les « moi ! »." }),
+      h("p", { class: "hint", text: view.claims.length ? `Ont dit « moi ! » : ${view.claims.map((s) => ctx.names[s]).join(", ")}` : "Personne pour l'instant." })));
+  }
+  if (view.phase === "draw") root.append(piles(view, ctx, groups));
+  root.append(scenarioCard(view, ctx) || h("span"));
+  root.append(contractLine(view, ctx) || h("span"));
+  if (view.phase === "bidding") root.append(biddingPanel(view, ctx));
+  root.append(windowBanner(view, ctx) || h("span"));
+  root.append(trickArea(view, ctx) || h("span"));
+  root.append(lastTrick(view, ctx) || h("span"));
+  if (view.hand && view.hand.length && view.phase !== "play") {
+    root.append(h("section", { class: "hand-preview" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c)))));
+  }
+  root.append(recapPanel(view, ctx) || h("span"), resultsTable(view, ctx) || h("span"), memoPanel(view));
+  board.append(root);
+}
+
+// ------------------------------------------------------------------ actions
+
+function bidControls(view, groups, ctx) {
+  const bids = groups.get("encherir") || [];
+  const box = h("section", { class: "bid-controls action-panel" }, h("h3", { text: "Votre annonce" }));
+  if (bids.length) {
+    const amounts = [...new Set(bids.map((b) => b.action.amount))];
+    if (!amounts.includes(bidDraft.amount)) bidDraft.amount = amounts[0];
+    const amount = h("select", { name: "amount", "aria-label": "Montant" }, amounts.map((a) => h("option", { value: String(a), text: amountText(a), selected: a === bidDraft.amount || undefined })));
+    amount.addEventListener("change", () => { bidDraft.amount = Number(amount.value); });
+    const colours = view.colours.map((c) => c.id);
+    if (!colours.includes(bidDraft.first)) bidDraft.first = colours[0];
+    if (!colours.includes(bidDraft.second) || bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
+    const pick = (name, key) => {
+      const select = h("select", { name, "aria-label": key === "first" ? "Premier atout" : "Second atout" }, view.colours.map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft[key] || undefined })));
+      select.addEventListener("change", () => { bidDraft[key] = select.value; });
+      return select;
+    };
+    const form = h("form", { class: "bid-form" }, amount, pick("first", "first"), pick("second", "second"),
+      h("button", { class: "button primary", type: "submit", text: "Annoncer" }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const pair = [bidDraft.first, bidDraft.second].sort((a, b) => colours.indexOf(a) - colours.indexOf(b));
+      ctx.act({ type: "encherir", amount: bidDraft.amount, colours: pair });
+    });
+    box.append(form, h("p", { class: "hint", text: "Deux couleurs d'atout : la carte d'atout la moins profonde bat tout." }));
+  }
+  const row = h("div", { class: "action-buttons" });
+  for (const item of groups.get("passer") || []) row.append(pressButton({ class: "button pass", dataset: { action: "passer" } }, () => ctx.act(item.action), "Passer"));
+  for (const item of groups.get("coincher") || []) row.append(pressButton({ class: "button coinche", dataset: { action: "coincher" } }, () => ctx.act(item.action), "Je coinche !"));
+  box.append(row);
+  return box;
+}
+
+function handControls(view, groups, ctx) {
+  const plays = groups.get("jouer") || [];
+  const playable = new Set(plays.map((p) => p.action.card));
+  const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}`;
+  if (draft.trick !== key) { draft.trick = key; draft.card = null; }
+  if (draft.card && !view.hand.some((c) => c.code === draft.card)) draft.card = null;
+  const box = h("section", { class: "hand-panel action-panel" }, h("h3", { text: plays.length ? "À vous : choisissez une carte, puis argumentez" : "Votre main" }));
+  const hand = h("div", { class: "hand" });
+  for (const c of view.hand) {
+    hand.append(card(view, c, {
+      button: true, playable: playable.has(c.code), selected: c.code === draft.card,
+      onclick: () => { if (!playable.has(c.code)) return; draft.card = c.code; draft.focused = true; redraw(); },
+    }));
+  }
+  box.append(hand);
+  if (plays.length && draft.card) {
+    const chosen = view.hand.find((c) => c.code === draft.card);
+    const counter = h("span", { class: "counter" });
+    const area = h("textarea", { name: "argument", rows: "3", placeholder: `Un argument qui illustre « ${chosen.name} » pour convaincre… (${MAX_ARGUMENT} caractères au plus)`, "aria-label": "Votre argument" });
+    area.value = draft.text;
+    const sync = () => {
+      draft.text = area.value;
+      counter.textContent = `${area.value.length} / ${MAX_ARGUMENT}`;
+      counter.classList.toggle("over", area.value.length > MAX_ARGUMENT);
+    };
+    area.addEventListener("input", sync);
+    sync();
+    const form = h("form", { class: "argument-form" },
+      h("p", { class: "chosen" }, "Carte choisie : ", h("strong", { text: chosen.name }), h("span", { class: "hint", text: ` — ${chosen.definition}` })),
+      h("p", { class: "example-line", text: `Exemple : ${chosen.example}` }),
+      area,
+      h("div", { class: "argument-row" }, counter,
+        view.argument_required ? null : h("button", { class: "button", type: "button", text: "Jouer sans argument", onclick: () => send("") }),
+        h("button", { class: "button primary", type: "submit", text: "Jouer la carte" })));
+    const send = (text) => { ctx.act({ type: "jouer", card: draft.card, argument: text }); };
+    form.addEventListener("submit", (event) => { event.preventDefault(); send(area.value); });
+    box.append(form);
+    if (draft.focused) {
+      draft.focused = false;
+      requestAnimationFrame(() => {
+        area.focus({ preventScroll: true });
+        area.setSelectionRange(area.value.length, area.value.length);
+      });
+    }
+  }
+  return box;
+}
+
+let redraw = () => {};
+
+function windowControls(view, groups, ctx) {
+  const row = h("div", { class: "action-buttons" });
+  const items = [...(groups.get("contester") || []), ...(groups.get("laisser") || []), ...(groups.get("voter") || []), ...(groups.get("arbitrer") || [])];
+  for (const item of items) {
+    const a = item.action;
+    const cls = a.type === "contester" || (a.counts === false) ? "button against" : a.type === "laisser" ? "button" : "button primary";
+    row.append(pressButton({ class: cls, dataset: { action: a.type, counts: a.counts === undefined ? undefined : String(a.counts) } }, () => ctx.act(a), item.label));
+  }
+  return h("section", { class: "window-controls action-panel" }, h("h3", { text: "À vous de trancher" }), row);
+}
+
+export function renderActions(box, legal, ctx) {
+  const view = ctx.message.view;
+  const groups = byType(legal);
+  redraw = () => { box.replaceChildren(); renderActions(box, legal, ctx); };
+  if (groups.has("moi")) box.append(h("section", { class: "action-panel" }, pressButton({ class: "button primary big", dataset: { action: "moi" } }, () => ctx.act(groups.get("moi")[0].action), "Moi ! C'est moi qui ai menti en dernier")));
+  if (groups.has("encherir") || groups.has("passer") || groups.has("coincher")) box.append(bidControls(view, groups, ctx));
+  if (groups.has("contester") || groups.has("voter") || groups.has("arbitrer")) box.append(windowControls(view, groups, ctx));
+  if (view.phase === "play" && view.hand && view.hand.length) box.append(handControls(view, groups, ctx));
+}

@@ -1,0 +1,169 @@
+"""Helpers of the Cul de Chouette and Parlote browser tests: a live server in a thread,
+Debian's Chromium, tables created and joined through the pages, screenshots.
+
+Kept apart from the platform's own e2e fixtures so that both can evolve independently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from choux.play.settings import Settings
+from choux.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def need_chromium() -> None:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip("Chromium absent: apt-get install chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: Any
+    loop: asyncio.AbstractEventLoop
+
+    @property
+    def service(self) -> Any:
+        return self.app.state.service
+
+    def call(self, coro: Any, timeout: float = 10) -> Any:
+        """Run a coroutine on the server's event loop (to peek at or steer a table)."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+
+@contextmanager
+def live_server(tmp: Path, **overrides: Any) -> Iterator[LiveServer]:
+    """Uvicorn on a free port in a background thread, with fast bots and short windows."""
+    import uvicorn
+
+    values: dict[str, Any] = {
+        "database_url": f"sqlite:///{tmp / 'e2e.sqlite3'}",
+        "secret_key": "e2e-secret",
+        "bot_pace": 0.15,
+        "grace_seconds": 0.0,
+        "heartbeat_seconds": 15.0,
+        "deadline_scale": 0.3,
+    }
+    values.update(overrides)
+    app = create_app(Settings(**values))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="auto")
+    server = uvicorn.Server(config)
+    holder: dict[str, asyncio.AbstractEventLoop] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        holder["loop"] = loop
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(server.serve())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        if time.time() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app, holder["loop"])
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def create_table(
+    page: Any,
+    base: str,
+    game: str,
+    pseudo: str,
+    players: int,
+    seats: dict[int, str],
+    options: dict[str, str] | None = None,
+) -> str:
+    """Fill the « créer une table » form; seats: {seat: "human" | "bot:<level>"}.
+    Returns the invite link."""
+    page.goto(f"{base}/nouvelle?jeu={game}")
+    page.fill("input[name=pseudo]", pseudo)
+    page.select_option("select[name=joueurs]", str(players))
+    for name, value in (options or {}).items():
+        field = page.locator(f"[name=opt_{name}]")
+        tag = field.evaluate("n => n.tagName + ':' + (n.type || '')")
+        if tag.startswith("SELECT"):
+            field.select_option(value)
+        elif tag.endswith("checkbox"):
+            field.set_checked(value in ("on", "true", "1"))
+        else:
+            field.fill(value)
+    for seat, value in seats.items():
+        page.select_option(f"select[name=place_{seat}]", value)
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/t/*")
+    return str(page.locator("#invite-link").input_value())
+
+
+def join(page: Any, invite: str, pseudo: str, place: int | None = None) -> None:
+    page.goto(invite)
+    page.fill(".join-form input[name=pseudo]", pseudo)
+    if place is not None:
+        page.select_option(".join-form select[name=place]", str(place))
+    page.click(".join-form button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#table').dataset.seat !== ''")
+
+
+def current(page: Any) -> dict[str, Any]:
+    """The table message the page last drew (its view, version, result...)."""
+    return page.evaluate("() => window.chouxTable && window.chouxTable.current")  # type: ignore[no-any-return]
+
+
+def shoot(page: Any, name: str, full_page: bool = False) -> None:
+    """Screenshot of the page at its current size into screenshots/ (gitignored)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def shoot_sizes(page: Any, name: str) -> None:
+    """The same state at phone and desktop sizes, then back to the page's own size."""
+    size = page.viewport_size
+    for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(60)
+        shoot(page, f"{name}-{label}")
+    if size:
+        page.set_viewport_size(size)
