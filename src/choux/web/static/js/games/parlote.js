@@ -161,6 +161,8 @@ function trickArea(view, ctx) {
   return h("section", { class: "trick panel-dark" }, h("h3", { text: "Le pli" }), info, list);
 }
 
+let shownWindow = "";
+
 function windowBanner(view, ctx) {
   const w = view.window;
   if (!w) return null;
@@ -172,7 +174,10 @@ function windowBanner(view, ctx) {
     judge: `L'arbitre tranche l'argument de ${author}.`,
   }[w.kind];
   const left = view.mode === "jury" ? h("p", { class: "contests-left", text: `Contestations restantes : ${teamName(view, 0, names)} ${view.contests_left[0]}, ${teamName(view, 1, names)} ${view.contests_left[1]}` }) : null;
-  return h("section", { class: `window-banner kind-${w.kind}`, role: "status" },
+  const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}:${w.author}:${w.kind}`;
+  const fresh = key !== shownWindow;
+  shownWindow = key;
+  return h("section", { class: `window-banner kind-${w.kind}${fresh ? " fresh" : ""}`, role: "status" },
     h("p", { class: "banner-title", text }),
     w.play.argument ? h("blockquote", { class: "argument", text: w.play.argument }) : null,
     h("p", { class: "banner-card" }, "Carte : ", h("strong", { text: w.play.card.name }), ` — ${w.play.card.definition}`),
@@ -255,16 +260,21 @@ export function render(board, view, ctx) {
       h("p", { class: "hint", text: view.claims.length ? `Ont dit « moi ! » : ${view.claims.map((s) => ctx.names[s]).join(", ")}` : "Personne pour l'instant." })));
   }
   if (view.phase === "draw") root.append(piles(view, ctx, groups));
-  root.append(scenarioCard(view, ctx) || h("span"));
-  root.append(contractLine(view, ctx) || h("span"));
-  if (view.phase === "bidding") root.append(biddingPanel(view, ctx));
-  root.append(windowBanner(view, ctx) || h("span"));
-  root.append(trickArea(view, ctx) || h("span"));
-  root.append(lastTrick(view, ctx) || h("span"));
-  if (view.hand && view.hand.length && view.phase !== "play") {
-    root.append(h("section", { class: "hand-preview" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c)))));
-  }
-  root.append(recapPanel(view, ctx) || h("span"), resultsTable(view, ctx) || h("span"), memoPanel(view));
+  const parts = [
+    scenarioCard(view, ctx),
+    contractLine(view, ctx),
+    view.phase === "bidding" ? biddingPanel(view, ctx) : null,
+    windowBanner(view, ctx),
+    trickArea(view, ctx),
+    lastTrick(view, ctx),
+    view.hand && view.hand.length && view.phase !== "play"
+      ? h("section", { class: "hand-preview panel-dark" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c))))
+      : null,
+    recapPanel(view, ctx),
+    resultsTable(view, ctx),
+    memoPanel(view),
+  ];
+  for (const part of parts) if (part) root.append(part);
   board.append(root);
 }
 
