@@ -75,7 +75,7 @@ def test_shout_by_a_player_who_is_not_seated_is_refused() -> None:
 
 
 def test_action_after_the_window_closed_is_refused() -> None:
-    state = table(3)
+    state = table(3, options={"bouton_bevue": False})  # else a late shout is a Bévue
     dice(state, 1, 1)
     dice(state, 2)
     state.apply_timeout()

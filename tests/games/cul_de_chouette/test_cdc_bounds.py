@@ -51,7 +51,7 @@ def test_no_victory_below_343() -> None:
 
 def test_bevue_button_under_every_player() -> None:
     state = table(3, scores=[20, 20, 20])
-    assert state.legal_actions(1) == [DeclareBevue(0), DeclareBevue(1), DeclareBevue(2)]
+    assert state.legal_actions(1)[:3] == [DeclareBevue(0), DeclareBevue(1), DeclareBevue(2)]
     state.apply(1, DeclareBevue(2))
     assert state.scores == [20, 20, 10]
     with pytest.raises(IllegalAction, match="déjà signalé"):
@@ -73,3 +73,13 @@ def test_target_score_option_shortens_the_game_and_moves_the_cap() -> None:
     dice(state, 2, 4)
     dice(state, 6)
     assert state.is_over()
+
+
+def test_shout_out_of_place_is_a_bevue_once_per_turn() -> None:
+    state = table(3, scores=[20, 20, 20])
+    assert Shout(C.CRI_PELICAN) in state.legal_actions(2)
+    state.apply(2, Shout(C.CRI_PELICAN))
+    assert state.scores == [20, 20, 10]
+    assert state.legal_actions(2) == []  # nothing more this turn
+    with pytest.raises(IllegalAction):
+        state.apply(2, Shout(C.GRELOTTE))

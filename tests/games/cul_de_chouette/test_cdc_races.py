@@ -16,11 +16,24 @@ def test_pelican_gives_172_and_28_to_the_first_to_shout() -> None:
     dice(state, 6)
     assert state.scores[0] == 172 and state.step == "pelican"
     state.apply(2, Shout(C.CRI_PELICAN))
-    state_scores = list(state.scores)
-    assert state_scores == [172, 0, 28]
+    assert state.scores == [172, 0, 28]
+    assert state.step == "debut"
+
+
+def test_a_late_shout_is_out_of_place_a_bevue() -> None:
+    state = table(3, scores=[0, 30, 0])
+    dice(state, 6, 6)
+    state.apply_timeout()  # nobody buys the Cul
+    dice(state, 6)
+    state.apply(2, Shout(C.CRI_PELICAN))
+    state.apply(1, Shout(C.CRI_PELICAN))  # too late: the race is over
+    assert state.scores == [172, 20, 28]
+    state = table(3, options={"bouton_bevue": False})
+    dice(state, 6, 6)
+    dice(state, 6)
+    state.apply(2, Shout(C.CRI_PELICAN))
     with pytest.raises(IllegalAction):
         state.apply(1, Shout(C.CRI_PELICAN))
-    assert state.scores == state_scores
 
 
 def test_chouette_velute_goes_to_the_first_to_shout() -> None:
@@ -119,6 +132,6 @@ def test_contre_sirop_goes_to_the_first_to_shout() -> None:
     state.apply(0, Sip(True))
     dice(state, 3)
     assert state.step == "contre_sirop"
-    assert Shout(C.CONTRE_SIROP) not in state.legal_actions(0)  # not the one who sipped
+    assert state.race is not None and 0 not in state.race["eligible"]  # not the sipper
     state.apply(2, Shout(C.CONTRE_SIROP))
     assert state.scores == [6, 0, 12]

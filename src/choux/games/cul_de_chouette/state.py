@@ -8,10 +8,12 @@ and that the table clock closes (`deadline()`, action `CloseWindow()` for seat N
 Dice come from `rng` (site's dice: the `Roll()` button) or are typed in by the roller or a
 scribe (option ``des = "reels"``: `EnterDice`); everything else is identical.
 
-Bévues: the server charges −10 for the errors it sees (a wrong race shout, « Grelottine ! »
-shouted without a Grelottine, an impossible Bleu-Rouge total). The −10 button under every player's sheet (`DeclareBevue`) is open to a
-player who has nothing else to decide at that moment, once per turn (option
-``bouton_bevue``). A player may make one wrong shout per window.
+Bévues: the server charges −10 for the errors it sees: a wrong race shout, « Grelottine ! »
+shouted without a Grelottine, an impossible Bleu-Rouge total, a shout out of place. The −10
+button under every player's sheet (`DeclareBevue`) and the shout buttons are open to a
+player who has nothing else to decide at that moment, once per turn in all (option
+``bouton_bevue``): random or malicious clicking cannot drain the table. In a race or a
+window, a player may make one wrong shout.
 
 View keys (`view(seat)`), stable for the web UI:
 
@@ -119,6 +121,8 @@ SHOUTS = {
     cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.RAITOURNELLE, C.ARTICHETTE)
 }
 WITHDRAW = Withdraw()
+#: what a player with nothing to decide may still shout: out of place, a Bévue
+IDLE_SHOUTS = tuple(SHOUTS[c] for c in (*C.RACE_CRIES, C.CRI_GRELOTTINE))
 FALSE_GRELOTTINE = SHOUTS[C.CRI_GRELOTTINE]
 RACES = frozenset(RACE_CRY)
 DICE_STEPS = frozenset(
@@ -466,8 +470,8 @@ class CulDeChouetteState(State):
             return list(moves)
         if self._bevue_open(seat):
             if len(self.seated) == self.n:
-                return list(_bevue_menu(self.n))
-            return [DeclareBevue(t) for t in self.seated]
+                return [*_bevue_menu(self.n), *IDLE_SHOUTS]
+            return [*(DeclareBevue(t) for t in self.seated), *IDLE_SHOUTS]
         return []
 
     def deadline(self) -> Deadline | None:
@@ -518,7 +522,11 @@ class CulDeChouetteState(State):
             return
         if isinstance(action, Shout) and action.cry not in SHOUTS:
             raise MalformedAction("Ce cri n'existe pas.")
-        if action not in self._moves(seat):
+        moves = self._moves(seat)
+        if isinstance(action, Shout) and not moves and self._bevue_open(seat):
+            if action in IDLE_SHOUTS:
+                return  # a shout out of place: a Bévue
+        if action not in moves:
             raise self._refusal(seat, action)
 
     def _validate_dice(self, seat: int, dice: tuple[int, ...]) -> None:
@@ -656,7 +664,11 @@ class CulDeChouetteState(State):
             self.sip["bets"][seat] = action.face
             self._say("pari", f"{{p{seat}}} parie 5 sur {C.BIRDS[action.face]}", seat)
         elif isinstance(action, Shout):
-            self._shout(seat, action.cry)
+            if not self._moves(seat):
+                self.bevue_pressed[seat] = True
+                self._bevue(seat, f"« {action.cry} » hors de propos")
+            else:
+                self._shout(seat, action.cry)
         elif isinstance(action, ChallengeSoufflette):
             self._announce("soufflette", seat, action.target, C.SOUFFLETTE, 0)
         elif isinstance(action, ChallengeGrelottine):
@@ -1043,6 +1055,7 @@ class CulDeChouetteState(State):
             return
         if cry == C.CRI_GRELOTTINE:
             self.erred.append(seat)
+            self.bevue_pressed[seat] = True  # counts as this turn's −10 out of place
             self._bevue(seat, "« Grelottine ! » sans Grelottine")
             return
         race = self.race
