@@ -113,3 +113,41 @@ def shoot(page: Any, name: str) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{label}.png"), full_page=True)
     if original:
         page.set_viewport_size(original)
+
+
+class Player:
+    """One person in their own browser context; page errors are collected."""
+
+    def __init__(self, browser: Any, phone: bool = False) -> None:
+        self.context = browser.new_context(viewport=PHONE if phone else DESKTOP)
+        self.errors: list[str] = []
+        self.page = self.open()
+
+    def open(self) -> Any:
+        page = self.context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.set_default_timeout(10_000)
+        return page
+
+    def reopen(self, url: str) -> Any:
+        self.page.close()
+        self.page = self.open()
+        self.page.goto(url)
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def players(browser: Any) -> Iterator[list[Player]]:
+    made: list[Player] = []
+
+    def factory(phone: bool = False) -> Player:
+        player = Player(browser, phone)
+        made.append(player)
+        return player
+
+    yield factory  # type: ignore[misc]
+    for player in made:
+        player.close()

@@ -1,0 +1,196 @@
+"""Cul de Chouette in Debian's Chromium: two people (a desktop and a phone) and a bot play a
+whole short game with real dice typed in, through the pages.
+
+The humans type scripted dice: Perceval makes a Chouette Velute (2-2-4) and wins the race
+against Karadoc, who first shouts the wrong cry (a Bévue); Karadoc then presses the −10
+button under Perceval's sheet; Perceval ends the game with a Pélican (6-6-6).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from e2e_tables import DESKTOP, PHONE, chromium, create_table, current, join, live_server, shoot
+
+EVIL = "<b>Karadoc</b><script>"  # a pseudonym full of HTML: shown as text
+A, B, C = 0, 1, 2
+
+
+def view(page: Any) -> dict[str, Any]:
+    return current(page)["view"]  # type: ignore[no-any-return]
+
+
+def wait_view(page: Any, test: str, timeout: float = 15_000) -> None:
+    """Wait until a JS condition on `v` (the seat's view) holds on the page."""
+    page.wait_for_function(
+        f"() => {{ const c = window.chouxTable && window.chouxTable.current; const v = c && c.view; return !!(v && ({test})); }}",
+        timeout=timeout,
+    )
+
+
+def type_dice(page: Any, values: list[int]) -> None:
+    inputs = page.locator(".dice-entry input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill(str(values[i % len(values)]))
+    page.locator(".dice-entry button[type=submit]").click()
+
+
+def news(page: Any) -> str:
+    return str(page.locator(".cdc-news").inner_text())
+
+
+class Script:
+    """What the two humans type, turn by turn; anything unscripted gets a Néant."""
+
+    def __init__(self) -> None:
+        self.race_done = False
+        self.bevue_done = False
+
+    def dice_for(self, seat: int, v: dict[str, Any]) -> list[int]:
+        if v["tiebreak"] is not None:
+            return [1] if seat == A else [6]
+        if seat == A and v["roller"] == A and v["step"] in ("debut", "achat", "cul"):
+            if v["step"] == "debut":
+                return [2, 2] if not self.race_done else [6, 6]
+            return [4] if not self.race_done else [6]
+        return [1, 3, 6]
+
+
+def step(page: Any, seat: int, script: Script) -> None:
+    """Play whatever this page must decide now (dice, dialogs, Suite shouts)."""
+    c = current(page)
+    if not c or c["status"] != "live":
+        return
+    v = c["view"]
+    race = v.get("race")
+    if (
+        race
+        and race["kind"] == "suite"
+        and seat not in race["order"]
+        and page.locator(".shout-bar.race-open").count()
+    ):
+        page.locator(f'.shout[data-cry="{race["cry"]}"]').click()
+        return
+    if page.locator(".dice-entry").count():
+        type_dice(page, script.dice_for(seat, v))
+    elif page.locator("[data-dialog=siroter]").count():
+        page.locator("[data-dialog=siroter] button").last.click()
+    elif page.locator("[data-dialog=soufflette]").count():
+        page.locator("[data-dialog=soufflette] button").first.click()
+    elif page.locator("[data-dialog=annonce]").count():
+        page.locator("[data-dialog=annonce] button", has_text="10").first.click()
+
+
+def race(pa: Any, pb: Any, script: Script) -> None:
+    """Perceval's Chouette Velute: Karadoc shouts wrong, then both shout right; first wins."""
+    wait_view(pa, "v.step === 'chouette_velute'")
+    shoot(pa, "cdc-race-open-desktop")
+    shoot(pb, "cdc-race-open-phone")
+    score_b = view(pb)["sheets"][B]["score"]
+    pb.locator('.shout[data-cry="Pélican !"]').click()  # wrong cry: a Bévue for Karadoc
+    wait_view(pb, f"v.race && v.race.wrong.includes({B})")
+    assert view(pb)["sheets"][B]["score"] == max(0, score_b - 10)
+    assert "Bévue" in pb.locator("#log").inner_text()
+    pa.locator('.shout[data-cry="Pas mou le caillou !"]').click()
+    pb.locator('.shout[data-cry="Pas mou le caillou !"]').click()
+    for page in (pa, pb):
+        page.wait_for_function(
+            "() => document.querySelector('.cdc-news').textContent.includes('crie le premier')"
+        )
+        assert "Perceval crie le premier" in news(page)
+        assert "+32" in news(page)
+    # Karadoc's press came second: refused with a French message, nothing changed
+    pb.wait_for_selector("#notice:not([hidden])")
+    assert "course" in pb.locator("#notice").inner_text().lower()
+    shoot(pa, "cdc-race-won-desktop")
+    shoot(pb, "cdc-race-won-phone")
+    script.race_done = True
+
+
+def bevue(pa: Any, pb: Any, script: Script) -> None:
+    """At the start of Perceval's next turn Karadoc presses −10 under Perceval's sheet."""
+    before = view(pa)["sheets"][A]["score"]
+    button = pb.locator(f'.sheet[data-seat="{A}"] .bevue-button')
+    button.wait_for(state="visible")
+    pb.wait_for_function(
+        f"() => !document.querySelector('.sheet[data-seat=\"{A}\"] .bevue-button').disabled"
+    )
+    button.click()
+    wait_view(pa, f"v.sheets[{A}].score === {max(0, before - 10)}")
+    assert "signale une bévue de Perceval" in pa.locator("#log").inner_text()
+    script.bevue_done = True
+
+
+def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.1) as server, chromium() as browser:
+        ca = browser.new_context(viewport=DESKTOP)
+        cb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        pa, pb = ca.new_page(), cb.new_page()
+        errors: list[str] = []
+        for page in (pa, pb):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+        invite = create_table(
+            pa,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            3,
+            {A: "human", B: "human", C: "bot:easy"},
+            {"des": '"reels"', "objectif": "100"},
+        )
+        shoot(pa, "cdc-waiting-desktop")
+        join(pb, invite, EVIL, B)
+        # the pseudonym is shown as text everywhere, never interpreted
+        wait_view(pa, "true")
+        pa.wait_for_function(
+            "() => document.querySelector('#seats').textContent.includes('<script>')"
+        )
+        assert pa.locator("#seats script, .cdc script, #seats b").count() == 0
+        assert EVIL in pb.locator(".cdc-sheets").inner_text()
+
+        # bad input: a die outside 1..6 is refused in French, nothing changes
+        wait_view(pa, "v.tiebreak && v.tiebreak.pending.includes(0)")
+        shoot(pa, "cdc-opening-desktop")
+        shoot(pb, "cdc-opening-phone")
+        version = current(pa)["version"]
+        type_dice(pa, [7])
+        pa.wait_for_selector("#notice:not([hidden])")
+        assert "1 à 6" in pa.locator("#notice").inner_text()
+        assert current(pa)["version"] == version
+
+        script = Script()
+        deadline = time.monotonic() + 70
+        while time.monotonic() < deadline:
+            c = current(pa)
+            if c["status"] == "over":
+                break
+            v = c["view"]
+            if not script.race_done and v["step"] == "achat" and v["roller"] == A:
+                shoot(pa, "cdc-chouettes-desktop")
+            if not script.race_done and v["step"] == "chouette_velute":
+                race(pa, pb, script)
+                continue
+            if (
+                script.race_done
+                and not script.bevue_done
+                and v["roller"] == A
+                and v["step"] == "debut"
+            ):
+                bevue(pa, pb, script)
+                continue
+            step(pa, A, script)
+            step(pb, B, script)
+            pa.wait_for_timeout(120)
+        assert script.race_done and script.bevue_done, "the scripted race and Bévue happened"
+        for page in (pa, pb):
+            page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        assert "Perceval" in pa.locator("#result-list li.winner").inner_text()
+        assert "atteint" in pb.locator("#log").inner_text()
+        shoot(pa, "cdc-over-desktop", full_page=True)
+        shoot(pb, "cdc-over-phone", full_page=True)
+        assert not errors, errors
+    assert time.monotonic() - started < 90
