@@ -118,7 +118,8 @@ class CulDeChouette(Game):
                 if sheet[key]
             )
             turn = " ◀" if sheet["seat"] == view["roller"] else ""
-            lines.append(f"  {{p{sheet['seat']}}} : {sheet['score']}{marks}{turn}")
+            you = " (vous)" if sheet["seat"] == view["seat"] else ""
+            lines.append(f"  Joueur {sheet['seat']}{you} : {sheet['score']}{marks}{turn}")
         for window in view["windows"]:
             lines.append(f"Fenêtre : {window['label']} ({window['seconds']:.0f} s)")
         return "\n".join(lines)
