@@ -76,7 +76,7 @@ def cul_value(chouettes: tuple[int, int]) -> float:
     """Expected points of the Cul for whoever rolls it, given the two Chouettes."""
     total = 0.0
     for die in range(1, 7):
-        name, points, value = C.read_roll((*chouettes, die))
+        name, points, value = C.read_full((*chouettes, die))
         if name == C.CHOUETTE_VELUTE:
             points = C.chouette_velute_points(value) // 2
         total += points

@@ -4,7 +4,7 @@ Every number a designer might tune (points, stakes, percentages, delays) lives h
 data, so that the rules modules only hold logic.
 
 >>> read_roll((6, 6, 6))
-Reading(name='Pélican', points=172, value=6)
+Reading(name='Pélican', points=172)
 >>> read_roll((3, 2, 1)).points
 18
 """
@@ -117,8 +117,15 @@ WINDOW_SECONDS: dict[str, float] = {
 
 
 class Reading(NamedTuple):
-    """A roll read: its combination, the roller's points from the reading itself, and the
-    value that matters (the pair, the triple, the third die, the highest die)."""
+    """A roll read: its combination and the roller's points from the reading itself."""
+
+    name: str
+    points: int
+
+
+class FullReading(NamedTuple):
+    """A reading plus the value that matters (the pair, the triple, the third die of a
+    Chouette Velute, the largest die of a Velute or a Suite; 0 for a Néant)."""
 
     name: str
     points: int
@@ -127,30 +134,36 @@ class Reading(NamedTuple):
 
 def read_roll(dice: tuple[int, int, int] | tuple[int, ...]) -> Reading:
     """The combination of three dice (order irrelevant), first match of the rules file."""
+    name, points, _value = _read(tuple(sorted(dice)))
+    return Reading(name, points)
+
+
+def read_full(dice: tuple[int, int, int] | tuple[int, ...]) -> FullReading:
+    """`read_roll` with the combination's value, for the rules that need it."""
     return _read(tuple(sorted(dice)))
 
 
 @cache
-def _read(d: tuple[int, ...]) -> Reading:
+def _read(d: tuple[int, ...]) -> FullReading:
     a, b, c = d
     if a == b == c:
         if a == 6:
-            return Reading(PELICAN, PELICAN_POINTS, 6)
-        return Reading(CUL_DE_CHOUETTE, 40 + 10 * a, a)
+            return FullReading(PELICAN, PELICAN_POINTS, 6)
+        return FullReading(CUL_DE_CHOUETTE, 40 + 10 * a, a)
     if d == (3, 3, 4):
-        return Reading(BLEU_ROUGE, BLEU_ROUGE_POINTS, 3)
+        return FullReading(BLEU_ROUGE, BLEU_ROUGE_POINTS, 3)
     if a == b and a + b == c:
-        return Reading(CHOUETTE_VELUTE, 0, c)  # the points go to the first shout
+        return FullReading(CHOUETTE_VELUTE, 0, c)  # the points go to the first shout
     if a == b or b == c:
         pair = b
-        return Reading(CHOUETTE, pair * pair, pair)
+        return FullReading(CHOUETTE, pair * pair, pair)
     if d == (1, 2, 4):
-        return Reading(SOUFFLETTE, 0, 4)
+        return FullReading(SOUFFLETTE, 0, 4)
     if b == a + 1 and c == b + 1:
-        return Reading(SUITE, SUITE_123_POINTS if a == 1 else 0, c)
+        return FullReading(SUITE, SUITE_123_POINTS if a == 1 else 0, c)
     if a + b == c:
-        return Reading(VELUTE, 2 * c * c, c)
-    return Reading(NEANT, 0, 0)
+        return FullReading(VELUTE, 2 * c * c, c)
+    return FullReading(NEANT, 0, 0)
 
 
 def chouette_velute_points(value: int) -> int:

@@ -918,7 +918,7 @@ class CulDeChouetteState(State):
 
     def _resolve_roll(self) -> None:
         dice = tuple(self.dice)
-        name, points, value = C.read_roll(dice)
+        name, points, value = C.read_full(dice)
         self.reading = (name, points)
         s = self.scorer
         self.last_roll = {"seat": s, "dice": list(dice), "name": name, "points": points}
@@ -1153,7 +1153,7 @@ class CulDeChouetteState(State):
             self._soufflette_throw(dice)
             return
         combination = ch["combination"]
-        name, points, _value = C.read_roll(tuple(dice))
+        name, points, _value = C.read_full(tuple(dice))
         if combination == C.SIROP_GRELOT:
             pair = C.odd_die(tuple(dice))
             if pair is not None:
@@ -1235,7 +1235,7 @@ class CulDeChouetteState(State):
         s = self.scorer
         self.dice = list(dice)
         total = sum(dice)
-        name, points, _value = C.read_roll(tuple(dice))
+        name, points, _value = C.read_full(tuple(dice))
         self._say("des", f"{{p{s}}} relance : {'-'.join(map(str, dice))} (total {total})", s)
         for bettor, guess in sorted(bleu["bets"].items()):
             if guess == total:
