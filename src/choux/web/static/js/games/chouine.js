@@ -153,3 +153,7 @@ export function renderActions(box, legal, ctx) {
   }
   box.append(h("p", { class: "actions-title", text: "Vous pouvez aussi :" }), group);
 }
+
+export function scoreLabel(score) {
+  return `${score} partie${score > 1 ? "s" : ""} gagnée${score > 1 ? "s" : ""}`;
+}

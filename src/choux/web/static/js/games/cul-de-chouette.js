@@ -238,7 +238,7 @@ function maxima(items) {
 function diceEntry(count, ctx, title) {
   const inputs = [];
   for (let i = 0; i < count; i++) inputs.push(h("input", { type: "number", min: "1", max: "6", inputmode: "numeric", required: true, class: "die-input", "aria-label": `Dé ${i + 1}` }));
-  const form = h("form", { class: "dice-entry" }, inputs, h("button", { class: "button primary", type: "submit", text: "Valider les dés" }));
+  const form = h("form", { class: "dice-entry", novalidate: true }, inputs, h("button", { class: "button primary", type: "submit", text: "Valider les dés" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     ctx.act({ type: "des", dice: inputs.map((i) => Number.parseInt(i.value, 10)) });
