@@ -248,5 +248,10 @@ def test_whole_chouine_game_over_websocket_stores_a_replayable_record(
         state = replay(Record.from_json(record_json))
         assert state.is_over()
         assert record_json["result"] == final["result"]
+        seat_steps = c.get(f"/parties/{final['record_id']}/etapes.json?place=0").json()["steps"]
+        assert len(seat_steps) == len(record_json["actions"]) + 1
+        assert seat_steps[0]["view"]["hand"]  # a finished game may be replayed from a seat
+        bad = c.get(f"/parties/{final['record_id']}/etapes.json?place=9")
+        assert bad.status_code == 404
         page = c.get(f"/parties/{final['record_id']}")
         assert (page.status_code == 200 and "Coup" in page.text) or "replay-data" in page.text

@@ -185,6 +185,9 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
+        self._pending: list[tuple[tuple[Any, ...], asyncio.Future[int | None]]] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await asyncio.to_thread(migrate, self.url)
@@ -205,6 +208,9 @@ class Store:
         self.engine = engine
 
     async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            self._writer = None
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -305,43 +311,87 @@ class Store:
         """Append action `seq` and bump the version to it, in one transaction.
 
         With `record` (the game just ended), the record is stored in the same transaction
-        and its id returned.
+        and its id returned. Appends from many tables that arrive together are committed
+        together (group commit): one commit, hence one disk flush, for the whole batch.
         """
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._pending.append(((table_id, seq, seat, action, client_id, record), future))
+        self._wake.set()
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                async with self.db.begin() as conn:
+                    results = [await self._append_in(conn, *args) for args, _ in batch]
+            except Exception:
+                # one bad append must not sink the others: retry them one by one
+                for args, future in batch:
+                    try:
+                        async with self.db.begin() as conn:
+                            result = await self._append_in(conn, *args)
+                    except Exception as error:
+                        if not future.done():
+                            future.set_exception(error)
+                    else:
+                        if not future.done():
+                            future.set_result(result)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    async def _append_in(
+        self,
+        conn: Any,
+        table_id: int,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        client_id: str | None,
+        record: dict[str, Any] | None,
+    ) -> int | None:
         now = _now()
-        async with self.db.begin() as conn:
-            bumped = await conn.execute(
-                update(tables_t)
-                .where(tables_t.c.id == table_id, tables_t.c.version == seq - 1)
-                .values(
-                    version=seq,
-                    updated_at=now,
-                    **({"status": "over"} if record is not None else {}),
-                )
+        bumped = await conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id, tables_t.c.version == seq - 1)
+            .values(
+                version=seq,
+                updated_at=now,
+                **({"status": "over"} if record is not None else {}),
             )
-            if bumped.rowcount != 1:
-                raise VersionConflict(f"table {table_id} is no longer at version {seq - 1}")
-            await conn.execute(
-                insert(actions_t).values(
-                    table_id=table_id,
-                    seq=seq,
-                    seat=seat,
-                    action=json.dumps(action, separators=(",", ":")),
-                    client_id=client_id,
-                    created_at=now,
-                )
+        )
+        if bumped.rowcount != 1:
+            raise VersionConflict(f"table {table_id} is no longer at version {seq - 1}")
+        await conn.execute(
+            insert(actions_t).values(
+                table_id=table_id,
+                seq=seq,
+                seat=seat,
+                action=json.dumps(action, separators=(",", ":")),
+                client_id=client_id,
+                created_at=now,
             )
-            if record is None:
-                return None
-            result = await conn.execute(
-                insert(records_t).values(
-                    table_id=table_id,
-                    game=record["game"],
-                    record=json.dumps(record, ensure_ascii=False, separators=(",", ":")),
-                    result=json.dumps(record.get("result"), ensure_ascii=False),
-                    finished_at=now,
-                )
+        )
+        if record is None:
+            return None
+        result = await conn.execute(
+            insert(records_t).values(
+                table_id=table_id,
+                game=record["game"],
+                record=json.dumps(record, ensure_ascii=False, separators=(",", ":")),
+                result=json.dumps(record.get("result"), ensure_ascii=False),
+                finished_at=now,
             )
-            return int(result.inserted_primary_key[0])
+        )
+        return int(result.inserted_primary_key[0])
 
     # ------------------------------------------------------------------ loading
 

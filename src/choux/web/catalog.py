@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import tomllib
 from dataclasses import dataclass
@@ -48,10 +49,17 @@ def _package_dir(name: str) -> Path | None:
 def rules_page(name: str) -> dict[str, Any] | None:
     """The game's page.toml, or None if it has none (yet) or it cannot be read."""
     folder = _package_dir(name)
-    if folder is None or not (folder / "page.toml").exists():
+    path = folder / "page.toml" if folder is not None else None
+    if path is None or not path.exists():
         return None
+    return _parse_page(name, path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=32)
+def _parse_page(name: str, path: Path, _mtime: int) -> dict[str, Any] | None:
+    """Parsed once per version of the file."""
     try:
-        data = tomllib.loads((folder / "page.toml").read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return None
     sections = []

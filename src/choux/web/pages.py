@@ -315,24 +315,40 @@ async def load_record(request: Request, record_id: int) -> Record:
         raise TableError("Cet enregistrement est illisible.", 410) from error
 
 
-def replay_steps(record: Record) -> list[dict[str, Any]]:
-    """The spectator's view before the first move and after each one, with its log lines."""
+def replay_steps(record: Record, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The view of `viewer` (None: a spectator) before the first move and after each one,
+    with its log lines. Only finished games are replayed, so any seat's view may be shown."""
     game = games.get(record.game)
     state = game.new(record.players, record.seed, record.options)
     names = record.names or [f"Place {i + 1}" for i in range(record.players)]
-    steps = [{"view": state.view(None), "log": [], "seat": None, "label": "Début"}]
+    steps = [{"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}]
     for seat, data in record.actions:
         action = game.action_from_json(data)
         events = state.apply(seat, action)
         steps.append(
             {
-                "view": state.view(None),
+                "view": state.view(viewer),
                 "log": [e.render(names) for e in events],
                 "seat": seat,
                 "label": action.label(),
             }
         )
     return steps
+
+
+@router.get("/parties/{record_id}/etapes.json")
+async def replay_steps_json(request: Request, record_id: int, place: int) -> JSONResponse:
+    """Every step of a finished game seen from seat `place`."""
+    record = await load_record(request, record_id)
+    if not 0 <= place < record.players or record.game not in games.names():
+        raise TableError("Place invalide.", 404)
+    try:
+        steps = replay_steps(record, place)
+    except ChouxError as error:
+        raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
+    for step in steps:
+        step["view"]["legal"] = []
+    return JSONResponse({"steps": steps})
 
 
 @router.get("/parties/{record_id}.json")

@@ -41,6 +41,22 @@ document.getElementById("prev").addEventListener("click", () => show(index - 1))
 document.getElementById("next").addEventListener("click", () => show(index + 1));
 document.getElementById("last").addEventListener("click", () => show(data.steps.length - 1));
 slider.addEventListener("input", () => show(Number(slider.value)));
+const spectatorSteps = data.steps;
+const cache = new Map();
+document.getElementById("viewpoint").addEventListener("change", async (event) => {
+  const value = event.target.value;
+  if (value === "") {
+    data.steps = spectatorSteps;
+  } else {
+    if (!cache.has(value)) {
+      const response = await fetch(`/parties/${root.dataset.record}/etapes.json?place=${value}`);
+      if (!response.ok) return;
+      cache.set(value, (await response.json()).steps);
+    }
+    data.steps = cache.get(value);
+  }
+  show(index);
+});
 document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") show(index + 1);
   if (event.key === "ArrowLeft") show(index - 1);

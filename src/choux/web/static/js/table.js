@@ -105,11 +105,15 @@ function drawLog() {
   logBox.scrollTop = logBox.scrollHeight;
 }
 
+let firstDraw = true;
+
 function drawResult() {
   const box = document.getElementById("result");
   const result = current.result;
+  const appearing = box.hidden && !!result;
   box.hidden = !result;
   if (!result) return;
+  if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
   document.getElementById("result-title").textContent = result.reason || "Partie terminée";
   const list = clear(document.getElementById("result-list"));
   const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
@@ -117,7 +121,7 @@ function drawResult() {
     list.append(h("li", { class: rank === 1 ? "winner" : "" },
       h("span", { class: "rank", text: rank === 1 ? "1er" : `${rank}e` }),
       h("span", { class: "who", text: names()[seat] + (seat === mySeat ? " (vous)" : "") }),
-      h("span", { class: "points", text: `${result.scores[seat]} pts` })));
+      h("span", { class: "points", text: renderer.scoreLabel ? renderer.scoreLabel(result.scores[seat]) : `${result.scores[seat]} pts` })));
   }
   const replay = document.getElementById("replay-link");
   if (current.record_id) {
@@ -157,6 +161,7 @@ function draw() {
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
   drawLog();
   drawResult();
+  firstDraw = false;
 }
 
 document.getElementById("copy-invite")?.addEventListener("click", async () => {

@@ -49,7 +49,8 @@ function diceTray(view, ctx) {
   if (reading && reading.name) {
     const who = view.last_roll && view.last_roll.seat !== undefined && view.last_roll.seat !== null ? names[view.last_roll.seat] : names[view.roller];
     const pts = reading.points ? ` : +${reading.points}` : "";
-    caption = h("p", { class: "reading" }, h("span", { class: "who", text: who }), ` ${article(reading.name)}`, h("strong", { text: reading.name }), pts);
+    caption = h("p", { class: `reading${faded ? " past" : ""}` }, faded ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
+      h("span", { class: "who", text: who }), ` ${article(reading.name)}`, h("strong", { text: reading.name }), pts);
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
@@ -122,8 +123,6 @@ function situation(view, ctx) {
 
 function sheet(view, s, ctx, legalBevue) {
   const names = ctx.names;
-  const actors = new Set(view.actors || []);
-  const busy = actors.has(s.seat) && (view.awaiting ? view.awaiting.seat === s.seat : true);
   const classes = ["sheet"];
   if (s.seat === view.roller) classes.push("roller");
   if (s.seat === ctx.seat) classes.push("me");
@@ -144,7 +143,7 @@ function sheet(view, s, ctx, legalBevue) {
     h("div", { class: "sheet-top" },
       h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") }),
       s.seat === view.roller ? h("span", { class: "sheet-tag", text: "lance" }) : null,
-      busy && s.seat !== view.roller ? h("span", { class: "sheet-tag soft", text: "…" }) : null,
+      view.awaiting && view.awaiting.seat === s.seat && s.seat !== view.roller ? h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" }) : null,
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
     h("div", { class: "sheet-marks" },
@@ -177,7 +176,7 @@ function shoutBar(view, groups, ctx) {
   const race = RACE_STEPS.has(view.step);
   const bar = h("div", { class: `shout-bar${race ? " race-open" : ""}`, role: "group", "aria-label": "Les cris" });
   for (const { cry, short } of CRIES) {
-    bar.append(pressButton({ class: "shout", disabled: !live, dataset: { cry } },
+    bar.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
       () => ctx.act({ type: "crier", cry }), short));
   }
   const hasGrel = groups.has("grelottine");

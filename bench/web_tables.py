@@ -1,0 +1,205 @@
+"""Web benchmark: one server process, N tables played over real WebSockets on loopback.
+
+Every seat is a WebSocket client that answers its own view with a random legal action, as
+a person would, with no thinking time. Measured: actions per second over the whole run and
+the latency from sending an action to the moment the LAST seat of the table has received
+the new version (p50, p95, p99).
+
+    .venv/bin/python bench/web_tables.py --tables 50 --seconds 20 [--game chouine]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+SERVER = """
+import sys
+from choux.web.server import run
+run(host="127.0.0.1", port=int(sys.argv[1]), database_url=sys.argv[2])
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Table:
+    code: str
+    seats: int
+    sent: dict[int, float] = field(default_factory=dict)  # version -> send time
+    seen: dict[int, int] = field(default_factory=dict)  # version -> seats that have it
+    over: bool = False
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+
+
+async def open_table(
+    base: str, game: str, seats: int, options: dict[str, str]
+) -> tuple[str, list[httpx.AsyncClient]]:
+    """Create a table of `seats` people through the real forms; one HTTP client each."""
+    clients = [httpx.AsyncClient(base_url=base) for _ in range(seats)]
+    page = await clients[0].get(f"/nouvelle?jeu={game}")
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+    form = {"csrf": csrf, "jeu": game, "joueurs": str(seats), "pseudo": "J0", "pendule": "0"}
+    form.update({f"place_{i}": "human" for i in range(seats)})
+    form.update({f"opt_{k}": v for k, v in options.items()})
+    created = await clients[0].post("/tables", data=form)
+    code = created.headers["location"].rsplit("/", 1)[1]
+    for index, client in enumerate(clients[1:], start=1):
+        page = await client.get(f"/t/{code}")
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+        await client.post(f"/t/{code}/rejoindre", data={"csrf": csrf, "pseudo": f"J{index}"})
+    return code, clients
+
+
+async def seat_loop(
+    ws_url: str, cookie: str, table: Table, stats: Stats, stop: float, rng: random.Random
+) -> None:
+    async with websockets.connect(
+        ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
+    ) as ws:
+        last = -1
+        while time.monotonic() < stop and not table.over:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            if message["type"] == "ping":
+                await ws.send('{"type":"pong"}')
+                continue
+            if message["type"] == "refused":
+                stats.refused += 1
+                continue
+            if message["type"] != "state":
+                continue
+            version = message["version"]
+            if version > last:
+                last = version
+                count = table.seen.get(version, 0) + 1
+                table.seen[version] = count
+                if count == table.seats and version in table.sent:
+                    stats.latencies.append(time.monotonic() - table.sent.pop(version))
+            if message["result"] is not None:
+                table.over = True
+                break
+            legal = message["view"].get("legal") or []
+            if legal and message["status"] == "live":
+                choice = rng.choice(legal)["action"]
+                table.sent.setdefault(version + 1, time.monotonic())
+                stats.actions += 1
+                await ws.send(
+                    json.dumps(
+                        {"type": "action", "id": f"{version}-{rng.random()}", "action": choice}
+                    )
+                )
+
+
+async def run_bench(
+    base: str, game: str, tables: int, seats: int, seconds: float, options: dict[str, str]
+) -> Stats:
+    stats = Stats()
+    made = await asyncio.gather(*(open_table(base, game, seats, options) for _ in range(tables)))
+    stop = time.monotonic() + seconds
+    tasks = []
+    for code, clients in made:
+        table = Table(code, seats)
+        for index, client in enumerate(clients):
+            cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+            ws_url = base.replace("http", "ws") + f"/t/{code}/ws"
+            tasks.append(seat_loop(ws_url, cookie, table, stats, stop, random.Random(index)))
+    started = time.monotonic()
+    await asyncio.gather(*tasks, return_exceptions=False)
+    stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
+    for _, clients in made:
+        for client in clients:
+            await client.aclose()
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="chouine")
+    parser.add_argument(
+        "--option", action="append", default=[], help="k=v table option (chouine: manches=3)"
+    )
+    parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="choux-bench-"))
+    db = args.db or f"sqlite:///{folder / 'bench.sqlite3'}"
+    port = free_port()
+    env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
+    script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
+    server = subprocess.Popen(
+        [sys.executable, *script, str(port), db], env=env, stdout=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        options = dict(o.split("=", 1) for o in args.option)
+        if not args.option and args.game == "chouine":
+            options = {"manches": "3"}  # the longest match: tables keep playing
+        stats = asyncio.run(
+            run_bench(base, args.game, args.tables, args.seats, args.seconds, options)
+        )
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=10)
+    elapsed = getattr(stats, "elapsed", args.seconds)
+    lat = [x * 1000 for x in stats.latencies]
+    print(
+        f"{args.game}: {args.tables} tables x {args.seats} WebSocket seats, one server "
+        f"process, {elapsed:.1f} s, database {db.split(':')[0]}"
+    )
+    print("| tables | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| {args.tables} | {len(lat)} | {len(lat) / elapsed:,.0f} | "
+        f"{statistics.median(lat) if lat else float('nan'):.1f} | {percentile(lat, 0.95):.1f} | "
+        f"{percentile(lat, 0.99):.1f} | {stats.refused} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

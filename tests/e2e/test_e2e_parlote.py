@@ -1,0 +1,150 @@
+"""La parlote coinchée in Debian's Chromium: Gustave (desktop) and Berthe (phone), opponents,
+with two bots, play a whole short game (one deal to 100 points) through the pages.
+
+Gustave bids, Berthe coinches; Gustave types an argument full of HTML that is off topic:
+Berthe contests it and the vote rejects it; an argument over 280 characters is refused.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from e2e_tables import DESKTOP, PHONE, chromium, create_table, current, join, live_server, shoot
+
+A, B = 0, 1  # opponents: teams are [0, 2] and [1, 3]
+EVIL_NAME = "<i>Berthe</i>"
+EVIL_ARGUMENT = '<img src=x onerror="alert(1)"> Hop, coucou !'
+
+
+class Script:
+    def __init__(self) -> None:
+        self.coinched = False
+        self.contested = False
+        self.too_long_tried = False
+        self.evil_played = False
+        self.shots: set[str] = set()
+
+    def shot(self, page: Any, name: str) -> None:
+        if name not in self.shots:
+            self.shots.add(name)
+            shoot(page, name)
+
+
+def visible(page: Any, selector: str) -> bool:
+    return bool(page.locator(selector).count())
+
+
+def play_card(page: Any, text: str | None) -> None:
+    page.locator("button.pcard.playable").first.click()
+    page.wait_for_selector("textarea[name=argument]")
+    if text is None:
+        page.locator(".argument-form button", has_text="sans argument").click()
+        return
+    page.fill("textarea[name=argument]", text)
+    page.click(".argument-form button[type=submit]")
+
+
+def step(page: Any, seat: int, script: Script, size: str) -> None:
+    c = current(page)
+    if not c or c["status"] != "live":
+        return
+    v = c["view"]
+    phase = v["phase"]
+    high = v["bidding"]["high"]
+    window = v.get("window")
+    if phase in ("draw", "bidding", "play"):
+        script.shot(page, f"parlote-{phase}{'-' + window['kind'] if window else ''}-{size}")
+    if visible(page, "[data-action=moi]"):
+        page.click("[data-action=moi]")
+    elif visible(page, ".pile.drawable"):
+        page.locator(".pile.drawable").first.click()
+    elif phase == "bidding":
+        high_team = None if high is None else high["seat"] % 2
+        if seat == B and visible(page, "[data-action=coincher]") and high_team == 0:
+            page.click("[data-action=coincher]")
+            script.coinched = True
+        elif seat == A and visible(page, ".bid-form") and high_team != 0:
+            page.click(".bid-form button[type=submit]")
+        elif visible(page, "[data-action=passer]"):
+            page.click("[data-action=passer]")
+    elif window and window["kind"] == "contest" and visible(page, "[data-action=contester]"):
+        if seat == B and window["author"] == A and window["play"]["argument"].startswith("<img"):
+            page.click("[data-action=contester]")
+            script.contested = True
+        else:
+            page.click("[data-action=laisser]")
+    elif window and window["kind"] == "vote" and visible(page, "[data-action=voter]"):
+        against = window["author"] == A and window["play"]["argument"].startswith("<img")
+        page.locator(f"[data-action=voter][data-counts={'false' if against else 'true'}]").click()
+    elif visible(page, "button.pcard.playable"):
+        if seat == A and not script.too_long_tried:
+            play_card(page, "Trop bavard ! " * 25)  # 350 characters: refused, nothing played
+            page.wait_for_selector("#notice:not([hidden])")
+            assert "trop long" in page.locator("#notice").inner_text()
+            script.too_long_tried = True
+            shoot(page, f"parlote-argument-refused-{size}")
+        elif seat == A and not script.evil_played:
+            play_card(page, EVIL_ARGUMENT)
+            script.evil_played = True
+        else:
+            play_card(page, None if seat == B else "Tout le monde le sait, et depuis toujours !")
+
+
+def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with live_server(tmp_path, deadline_scale=0.3, bot_pace=0.05) as server, chromium() as browser:
+        ca = browser.new_context(viewport=DESKTOP)
+        cb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        pa, pb = ca.new_page(), cb.new_page()
+        errors: list[str] = []
+        for page in (pa, pb):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+        invite = create_table(
+            pa,
+            server.url,
+            "parlote",
+            "Gustave",
+            4,
+            {A: "human", B: "human", 2: "bot:greedy", 3: "bot:random"},
+            {"target": "100", "play_seconds": "15", "mode": '"jury"'},
+        )
+        join(pb, invite, EVIL_NAME, B)
+        script = Script()
+        rejected_seen = False
+        deadline = time.monotonic() + 75
+        while time.monotonic() < deadline:
+            if current(pa)["status"] == "over":
+                break
+            step(pa, A, script, "desktop")
+            step(pb, B, script, "phone")
+            v = current(pb)["view"]
+            trick = v.get("trick") or {"plays": []}
+            if not rejected_seen and any(
+                p["status"] == "rejected" and p["seat"] == A for p in trick["plays"]
+            ):
+                rejected_seen = True
+                assert v["contests_left"][1] == 1  # Berthe's team spent one of its two contests
+                for page, size in ((pa, "desktop"), (pb, "phone")):
+                    page.wait_for_selector(".play.status-rejected")
+                    shoot(page, f"parlote-rejected-{size}")
+                    # the HTML of the argument is shown as text, never as an element
+                    assert "<img" in page.locator(".trick .argument").first.inner_text()
+                    assert page.locator(".parlote img, .parlote script").count() == 0
+            pa.wait_for_timeout(100)
+        assert current(pa)["status"] == "over", "the game reached its end"
+        log = pa.locator("#log").inner_text()
+        assert script.coinched and "coinche" in log.lower()
+        assert script.contested and rejected_seen, "Berthe contested and the vote rejected"
+        assert EVIL_NAME in pa.locator("#seats").inner_text()
+        for page, size in ((pa, "desktop"), (pb, "phone")):
+            page.wait_for_selector("#result:not([hidden])")
+            page.wait_for_selector(".recap[open]")
+            assert "<img" in page.locator(".recap").inner_text()
+            shoot(page, f"parlote-over-{size}", full_page=True)
+        pb.locator(".memo summary").click()
+        shoot(pb, "parlote-memo-phone")
+        assert not errors, errors
+    assert time.monotonic() - started < 90
