@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from choux import games
-from choux.engine.base import JSON, Bot, ChouxError, Game, InvalidOptions, State
+from choux.engine.base import JSON, Bot, ChouxError, Game, InvalidOptions, State, fill_names
 from choux.engine.playout import play_out
 from choux.engine.record import RecordError, read_jsonl, replay, start
 
@@ -222,7 +222,7 @@ def run_terminal_game(
             console.print(game.render_text(state.view(0)))
             actions = state.legal_actions(0)
             for number, action in enumerate(actions, start=1):
-                console.print(f"  [bold]{number}[/bold]. {action.label()}")
+                console.print(f"  [bold]{number}[/bold]. {fill_names(action.label(), names)}")
             deadline = state.deadline()
             if deadline is not None:
                 console.print("  [bold]0[/bold]. Ne rien faire")

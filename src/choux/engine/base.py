@@ -154,6 +154,17 @@ def _coerce(value: object, hint: Any, name: str) -> Any:
 # --------------------------------------------------------------------------- events & outcome
 
 
+def fill_names(text: str, names: Sequence[str]) -> str:
+    """Replace the ``{p0}``, ``{p1}``… placeholders of a French text by the players' names.
+
+    >>> fill_names("{p1} crie : {p0} fait une bévue !", ["Ana", "Bob"])
+    'Bob crie : Ana fait une bévue !'
+    """
+    for seat, name in enumerate(names):
+        text = text.replace(f"{{p{seat}}}", name)
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, for the table log and the animations.
@@ -167,10 +178,7 @@ class Event:
     data: Mapping[str, JSON] = field(default_factory=dict)
 
     def render(self, names: Sequence[str]) -> str:
-        text = self.text
-        for seat, name in enumerate(names):
-            text = text.replace(f"{{p{seat}}}", name)
-        return text
+        return fill_names(self.text, names)
 
     def to_json(self) -> dict[str, JSON]:
         return {"kind": self.kind, "text": self.text, "seat": self.seat, "data": dict(self.data)}
