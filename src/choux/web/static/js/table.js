@@ -147,6 +147,19 @@ function statusLine() {
   else text = "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = text;
+  clearInterval(statusLine.timer);
+  if (current.deadline !== null && current.deadline !== undefined && current.status === "live") {
+    const ends = Date.now() + current.deadline * 1000;
+    const clock = h("span", { class: "countdown" });
+    line.append(" ", clock);
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      clock.textContent = `⏱ ${left} s`;
+      if (!left) clearInterval(statusLine.timer);
+    };
+    tick();
+    statusLine.timer = setInterval(tick, 250);
+  }
   root.classList.toggle("my-turn", mySeat !== null && actors.includes(mySeat) && current.status === "live");
 }
 
