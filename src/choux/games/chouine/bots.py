@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import random
 
+from choux.ai.ismcts import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
 from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
 from choux.games.chouine.rules import trick_winner
-from choux.games.chouine.state import ChouineState
+from choux.games.chouine.state import PLAY, ChouineState
+
+#: rollouts per decision of the "expert" level (its wall-clock cap is 0.3 s)
+EXPERT_SIMULATIONS = 100
 
 
 class GreedyBot:
@@ -117,3 +121,46 @@ def _score(state: ChouineState, seat: Seat, c: int, unseen: set[int]) -> float:
 def _master(c: int, unseen: set[int]) -> bool:
     """No outstanding card of its suit is higher: it wins if the others must follow."""
     return not any(h in unseen for h in range(c + 1, (c | 7) + 1))
+
+
+# --------------------------------------------------------------------------- expert
+
+#: weight of the point margin next to winning the partie (1): a tie-break between moves
+#: that win (or lose) anyway, and a smoother signal for the search
+MARGIN_WEIGHT = 0.004
+
+
+def partie_over(root: State, now: State) -> bool:
+    """The search's horizon: the partie being played at `root` has ended."""
+    assert isinstance(root, ChouineState) and isinstance(now, ChouineState)
+    return now.stage != PLAY or now.deals != root.deals
+
+
+def partie_value(state: State, seat: Seat) -> float:
+    """Winning the partie (1, a replayed tie 1/players) plus a little of the point margin
+    over the best opponent; a rollout cut short counts its points so far."""
+    assert isinstance(state, ChouineState)
+    result = state.last_result
+    if state.stage == PLAY or result is None:
+        totals = [state.card_points[s] + state.decl_points[s] for s in range(state.n)]
+        win = 1.0 / state.n
+    else:
+        totals = [int(t) for t in result["totals"]]
+        winner = result["winner"]
+        win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
+    margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+    return win + MARGIN_WEIGHT * margin
+
+
+def expert_bot(
+    rng: random.Random, simulations: int = EXPERT_SIMULATIONS, seconds: float | None = 0.3
+) -> SearchBot:
+    """The "expert" level: determinized search over the partie, greedy rollouts."""
+    return SearchBot(
+        rng,
+        rollout=GreedyBot,
+        evaluate=partie_value,
+        horizon=partie_over,
+        simulations=simulations,
+        seconds=seconds,
+    )

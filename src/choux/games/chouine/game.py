@@ -68,9 +68,9 @@ class ChouineGame(Game):
 
     def bots(self) -> dict[str, BotFactory]:
         from choux.ai.random import RandomBot
-        from choux.games.chouine.bots import GreedyBot
+        from choux.games.chouine.bots import GreedyBot, expert_bot
 
-        return {"random": RandomBot, "greedy": GreedyBot}
+        return {"random": RandomBot, "greedy": GreedyBot, "expert": expert_bot}
 
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
         return [

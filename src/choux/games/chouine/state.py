@@ -676,7 +676,8 @@ class ChouineState(State):
         new = self.clone()
         new._rng_shared = True
         new._reseed = rng.getrandbits(64)  # future deals are unknown too
-        pool = self.hidden_cards(seat)
+        # sorted first: the sample depends on what the seat knows, never on the real deal
+        pool = sorted(self.hidden_cards(seat))
         keys = {c: rng.random() for c in pool}  # a uniform shuffle, cheaper than rng.shuffle
         pool.sort(key=keys.__getitem__)
         others = [s for s in range(self.n) if s != seat]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from choux.ai.ismcts import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
 from choux.games.chouineurs.actions import AS_DEALT, CRY_FACE, CRY_TOKEN, PLAY_FACE, TURNED, Prepare
 from choux.games.chouineurs.deck import (
@@ -26,7 +27,14 @@ from choux.games.chouineurs.deck import (
     YELLOW,
 )
 from choux.games.chouineurs.rules import legal_cards, trick_winner
-from choux.games.chouineurs.state import CHOOSING, CRYING, NO_BET, PLAYING, ChouineursState
+from choux.games.chouineurs.state import (
+    CHOOSING,
+    CRYING,
+    NO_BET,
+    OVER,
+    PLAYING,
+    ChouineursState,
+)
 
 #: players -> (black 1-5, yellow 1-9, blue/red 1-15): share of tricks won by an end played
 #: in random games (bots/measure: 1,500 random games per player count)
@@ -81,13 +89,26 @@ def trick_distribution(rates: Sequence[float]) -> list[float]:
     return dist
 
 
+#: (bet, won, rates) -> expected points, memoised: the search's rollouts ask for the same
+#: hands again and again (cleared when it grows too big)
+_EXPECTED: dict[tuple[int, int, tuple[float, ...]], float] = {}
+
+
 def expected_points(bet: int, won: int, rates: Sequence[float]) -> float:
     """Expected bet points with `won` tricks already and `rates` for the cards left."""
     if bet < 0:
         return 0.0
-    row = BET_POINTS[bet]
-    top = len(row) - 1
-    return sum(mass * row[min(won + k, top)] for k, mass in enumerate(trick_distribution(rates)))
+    key = (bet, won, tuple(rates))
+    value = _EXPECTED.get(key)
+    if value is None:
+        row = BET_POINTS[bet]
+        top = len(row) - 1
+        dist = trick_distribution(rates)
+        value = sum(mass * row[min(won + k, top)] for k, mass in enumerate(dist))
+        if len(_EXPECTED) > 300_000:
+            _EXPECTED.clear()
+        _EXPECTED[key] = value
+    return value
 
 
 class GreedyBot:
@@ -201,4 +222,47 @@ class GreedyBot:
         return best
 
 
-__all__ = ["GreedyBot", "expected_points", "trick_distribution"]
+# --------------------------------------------------------------------------- expert
+
+#: rollouts per decision of the "expert" level (its wall-clock cap is 0.3 s)
+EXPERT_SIMULATIONS = 40
+
+
+def round_over(root: State, now: State) -> bool:
+    """The search's horizon: the round being played at `root` has been scored."""
+    assert isinstance(root, ChouineursState) and isinstance(now, ChouineursState)
+    return now.phase == OVER or now.round != root.round
+
+
+def round_value(state: State, seat: Seat) -> float:
+    """Points after the round, against the others': half against their mean, half
+    against the best of them (what decides the winner)."""
+    assert isinstance(state, ChouineursState)
+    scores = state.scores
+    others = [scores[s] for s in range(state.n) if s != seat]
+    mine = scores[seat]
+    return mine - 0.5 * (sum(others) / len(others) + max(others))
+
+
+def expert_bot(
+    rng: random.Random, simulations: int = EXPERT_SIMULATIONS, seconds: float | None = 0.3
+) -> SearchBot:
+    """The "expert" level: determinized search over the round, greedy rollouts."""
+    return SearchBot(
+        rng,
+        rollout=GreedyBot,
+        evaluate=round_value,
+        horizon=round_over,
+        simulations=simulations,
+        seconds=seconds,
+    )
+
+
+__all__ = [
+    "GreedyBot",
+    "expected_points",
+    "expert_bot",
+    "round_over",
+    "round_value",
+    "trick_distribution",
+]

@@ -25,9 +25,9 @@ class Chouineurs(Game):
         return ChouineursState(players, seed)
 
     def bots(self) -> dict[str, BotFactory]:
-        from choux.games.chouineurs.bots import GreedyBot
+        from choux.games.chouineurs.bots import GreedyBot, expert_bot
 
-        return {"random": RandomBot, "greedy": GreedyBot}
+        return {"random": RandomBot, "greedy": GreedyBot, "expert": expert_bot}
 
     def count_units(self, state: State) -> int:
         assert isinstance(state, ChouineursState)

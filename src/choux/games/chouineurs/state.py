@@ -788,6 +788,7 @@ class ChouineursState(State):
         unseen.extend(twin.reserve)
         for tokens in twin.token_cards:
             unseen.extend(tokens)
+        unseen.sort()  # the sample depends on what the seat knows only, not on the real deal
         hands = _deal_respecting_voids(
             unseen, [(len(twin.hands[s]), self.voids[s]) for s in others], rng
         )

@@ -1,0 +1,164 @@
+"""The "expert" level (determinized search) against the greedy bots.
+
+Chouine, two players: duplicate deals. Each deck is played twice from the same seed, the
+expert at seat 0 then at seat 1, against greedy; only the first partie of each game counts.
+Prints the expert's share of deals won (a replayed tie counts half). Target: above 55 %.
+
+Chouineurs: one expert and greedy bots (4 players by default), the expert's seat rotating.
+Prints mean scores and the expert's win share against the fair share. Target: above 1.2
+times the fair share.
+
+Both print the expert's time per decision (searched decisions only: a single legal move is
+played at once). Without `--simulations` the registered level plays (its default budget and
+its 0.3 s cap); with it, that many rollouts a decision and no clock (fully deterministic).
+
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 200
+    .venv/bin/python bench/expert_vs_greedy.py --game chouineurs --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from choux import games
+from choux.ai.ismcts import SearchBot
+from choux.engine.base import Bot, BotMove, Seat, State
+from choux.games.chouine.bots import expert_bot as chouine_expert
+from choux.games.chouine.state import PLAY, ChouineState
+from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
+
+
+class Timed:
+    """Wraps the expert to time its searched decisions."""
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        begin = time.perf_counter()
+        move = self.bot.choose(state, seat)
+        if self.bot.last_simulations:
+            self.times.append(time.perf_counter() - begin)
+        return move
+
+
+def expert(name: str, seed: int, simulations: int | None) -> SearchBot:
+    factory = chouine_expert if name == "chouine" else chouineurs_expert
+    if simulations is None:
+        return factory(random.Random(seed))
+    return factory(random.Random(seed), simulations, None)
+
+
+def report_times(times: list[float]) -> None:
+    times.sort()
+    mean = sum(times) / len(times)
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(
+        f"  temps par décision cherchée : moyenne {1000 * mean:.0f} ms, 95 % sous "
+        f"{1000 * p95:.0f} ms, pire {1000 * times[-1]:.0f} ms ({len(times)} décisions)"
+    )
+
+
+def chouine(deals: int, seed: int, simulations: int | None) -> None:
+    game = games.get("chouine")
+    timer = Timed(expert("chouine", seed, simulations))
+    won = 0.0
+    ties = margin = 0
+    begin = time.perf_counter()
+    for deal in range(deals):
+        for expert_seat in (0, 1):
+            state = game.new(2, seed + deal)
+            assert isinstance(state, ChouineState)
+            bots: list[Bot] = [
+                game.make_bot("greedy", random.Random(10 * deal + s)) for s in range(2)
+            ]
+            timer.bot = expert("chouine", 7919 * deal + expert_seat, simulations)
+            bots[expert_seat] = timer
+            while state.stage == PLAY:
+                seat = state.turn
+                move = bots[seat].choose(state, seat)
+                assert move is not None
+                state.apply(seat, move.action)
+            result = state.last_result
+            assert result is not None
+            winner = result["winner"]
+            totals = result["totals"]
+            margin += totals[expert_seat] - totals[1 - expert_seat]
+            if winner is None:
+                ties += 1
+                won += 0.5
+            elif winner == expert_seat:
+                won += 1
+    played = 2 * deals
+    share = won / played
+    error = 100 * (share * (1 - share) / played) ** 0.5
+    budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
+    print(f"Chouine à deux : expert ({budget}) contre glouton, {played} donnes (doublées)")
+    print(f"  donnes gagnées par l'expert : {100 * share:.1f} % (± {error:.1f})")
+    print(f"  égalités (comptées pour moitié) : {ties}")
+    print(f"  écart moyen de points par donne : {margin / played:+.1f}")
+    report_times(timer.times)
+    print(f"  durée : {time.perf_counter() - begin:.0f} s")
+
+
+def chouineurs(total: int, players: int, seed: int, simulations: int | None) -> None:
+    from choux.engine.playout import play_out
+
+    game = games.get("chouineurs")
+    timer = Timed(expert("chouineurs", seed, simulations))
+    expert_points = greedy_points = 0
+    expert_wins = 0.0
+    begin = time.perf_counter()
+    for number in range(total):
+        expert_seat = number % players
+        bots: list[Bot] = [
+            game.make_bot("greedy", random.Random(number * 7 + s)) for s in range(players)
+        ]
+        timer.bot = expert("chouineurs", 7919 * number, simulations)
+        bots[expert_seat] = timer
+        state = play_out(game.new(players, seed + number), bots)
+        outcome = state.outcome()
+        assert outcome is not None
+        expert_points += outcome.scores[expert_seat]
+        greedy_points += sum(outcome.scores) - outcome.scores[expert_seat]
+        if expert_seat in outcome.winners:
+            expert_wins += 1.0 / len(outcome.winners)
+    share = expert_wins / total
+    fair = 1.0 / players
+    budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
+    print(
+        f"Chouineurs à {players} : un expert ({budget}) contre {players - 1} gloutons, "
+        f"{total} parties"
+    )
+    print(
+        f"  score moyen : expert {expert_points / total:.1f}, "
+        f"glouton {greedy_points / total / (players - 1):.1f}"
+    )
+    print(
+        f"  victoires de l'expert : {100 * share:.1f} % "
+        f"({share / fair:.2f} × la part équitable de {100 * fair:.0f} %)"
+    )
+    report_times(timer.times)
+    print(f"  durée : {time.perf_counter() - begin:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--game", choices=["chouine", "chouineurs", "both"], default="both")
+    parser.add_argument("--deals", type=int, default=200, help="Chouine decks, each played twice")
+    parser.add_argument("--games", type=int, default=200, help="Chouineurs games")
+    parser.add_argument("--players", type=int, default=4, help="Chouineurs players")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--simulations", type=int, default=None, help="rollouts per decision")
+    args = parser.parse_args()
+    if args.game in ("chouine", "both"):
+        chouine(args.deals, args.seed, args.simulations)
+    if args.game in ("chouineurs", "both"):
+        chouineurs(args.games, args.players, args.seed, args.simulations)
+
+
+if __name__ == "__main__":
+    main()
