@@ -137,16 +137,23 @@ function contractLine(view, ctx) {
     c.coinched ? h("span", { class: "coinche-badge", text: `coinché par ${ctx.names[c.coinched_by]} · ×2` }) : null);
 }
 
+function cardLine(view, c) {
+  const line = h("span", { class: `card-line${isTrump(view, c) ? " trump" : ""}`, title: c.definition },
+    h("span", { class: "card-line-colour", text: colourName(view, c.colour) }),
+    h("strong", { class: "card-line-name", text: c.name }),
+    h("span", { class: "card-line-depth", text: `niveau ${c.depth}${isTrump(view, c) ? " · atout" : ""}` }));
+  line.style.setProperty("--hue", hueOf(view, c.colour));
+  return line;
+}
+
 function playRow(view, p, ctx, winner) {
   const votes = (p.votes || []).map(([seat, counts]) => `${ctx.names[seat]} : ${counts ? "compte" : "ne compte pas"}`);
   return h("li", { class: `play status-${p.status}${winner === p.seat ? " won" : ""}`, dataset: { seat: p.seat } },
-    h("span", { class: "play-who", text: ctx.names[p.seat] }),
-    card(view, p.card),
-    h("div", { class: "play-argument" },
-      p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
-      h("p", { class: "status-label" }, h("span", { text: p.status_label }),
-        p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
-        votes.length ? ` · ${votes.join(", ")}` : "")));
+    h("div", { class: "play-head" }, h("span", { class: "play-who", text: ctx.names[p.seat] }), cardLine(view, p.card)),
+    p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
+    h("p", { class: "status-label" }, h("span", { text: p.status_label }),
+      p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
+      votes.length ? ` · ${votes.join(", ")}` : ""));
 }
 
 function trickArea(view, ctx) {

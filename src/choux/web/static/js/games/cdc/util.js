@@ -58,7 +58,7 @@ export function countdown(seconds, total, label) {
   const full = Math.max(total || seconds, 0.1);
   const figure = h("span", { class: "cd-figure" });
   const bar = h("span", { class: "cd-bar" });
-  const node = h("div", { class: "countdown", role: "timer", "aria-live": "off" },
+  const node = h("div", { class: "game-countdown", role: "timer", "aria-live": "off" },
     h("span", { class: "cd-label", text: label || "Délai" }), figure, h("span", { class: "cd-track" }, bar));
   const tick = () => {
     const left = Math.max(0, (end - performance.now()) / 1000);
