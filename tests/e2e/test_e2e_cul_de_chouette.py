@@ -12,7 +12,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from e2e_tables import DESKTOP, PHONE, chromium, create_table, current, join, live_server, shoot
+from e2e_tables import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    create_table,
+    current,
+    join,
+    live_server,
+    shoot,
+    shoot_sizes,
+)
+
+from choux.games.cul_de_chouette.actions import Sip
+from choux.games.cul_de_chouette.testing import dice, table
 
 EVIL = "<b>Karadoc</b><script>"  # a pseudonym full of HTML: shown as text
 A, B, C = 0, 1, 2
@@ -197,3 +210,100 @@ def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
         shoot(pb, "cdc-over-phone", full_page=True)
         assert not errors, errors
     assert time.monotonic() - started < 90
+
+
+# --------------------------------------------------------------------------- dialogs gallery
+
+
+def put_state(server: Any, code: str, state: Any) -> None:
+    """Steer the live table to a prepared state (no bots, nobody else seated) and push it."""
+
+    async def swap() -> None:
+        table = server.service.tables[code]
+        async with table.lock:
+            table.row.status = "live"
+            table.state = state
+            server.service._after_change(table)
+            table.meta += 1
+            table.wake_all()
+
+    server.call(swap())
+
+
+def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_path: Path) -> None:
+    """Bets and challenges as non-blocking dialogs, at phone and desktop sizes."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            3,
+            {A: "human", B: "human", C: "human"},
+            {"des": '"reels"'},
+        )
+        code = invite.rsplit("/", 1)[1]
+
+        # Néant of the roller: Perceval holds a Grelottine; max = min(120, 90) x 33 % = 29
+        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
+        dice(state, 1, 3)
+        dice(state, 6)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=grelottine]")
+        assert "Chouette (max 29)" in page.locator("[data-dialog=grelottine] select").inner_text()
+        assert "maximum : 29 points" in page.locator("[data-dialog=grelottine]").inner_text()
+        shoot_sizes(page, "cdc-dialog-grelottine")
+        page.fill("[data-dialog=grelottine] input[name=stake]", "40")
+        page.click("[data-dialog=grelottine] button[type=submit]")
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "29 au plus" in page.locator("#notice").inner_text()
+        assert view(page)["step"] == "grelottine"  # nothing changed
+        page.fill("[data-dialog=grelottine] input[name=stake]", "29")
+        page.click("[data-dialog=grelottine] button[type=submit]")
+        wait_view(page, "v.step === 'annonce' && v.challenge && v.challenge.stake === 29")
+        shoot_sizes(page, "cdc-challenge-announced")
+
+        # a Chouette of 3, the roller sips: Perceval bets on a face
+        state = table(3, scores=[40, 50, 60], roller=B)
+        dice(state, 3, 3)
+        dice(state, 5)
+        state.apply(B, Sip(True))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=paris]")
+        assert page.locator("[data-dialog=paris] button").count() == 6
+        shoot_sizes(page, "cdc-dialog-sirotage-bets")
+
+        # the Cul is for sale
+        state = table(3, scores=[40, 50, 60], roller=B)
+        dice(state, 2, 5)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=achat]")
+        shoot_sizes(page, "cdc-dialog-achat")
+
+        # Perceval's own turn with a Civet: stake up to min(102, score)
+        state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=civet]")
+        assert "maximum : 80 points" in page.locator("[data-dialog=civet]").inner_text()
+        assert page.locator("[data-dialog=des]").count() == 1  # or type the dice without betting
+        shoot_sizes(page, "cdc-dialog-civet-and-dice")
+
+        # Bleu-Rouge: Perceval announces totals
+        state = table(3, scores=[80, 50, 60], roller=A)
+        dice(state, 3, 3)
+        dice(state, 4)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=annonce]")
+        shoot_sizes(page, "cdc-dialog-bleu-rouge")
+
+        # Soufflette: Perceval names the challenged player
+        state = table(3, scores=[80, 50, 60], roller=A)
+        dice(state, 1, 2)
+        dice(state, 4)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=soufflette]")
+        shoot_sizes(page, "cdc-dialog-soufflette")
+        assert not errors, errors

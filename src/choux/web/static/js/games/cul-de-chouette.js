@@ -220,7 +220,7 @@ function stakeForm(name, title, entries, ctx, build, note) {
   };
   select.addEventListener("change", sync);
   sync();
-  const form = h("form", { class: "stake-form" }, select, input, max, h("button", { class: "button primary", type: "submit", text: "Valider" }));
+  const form = h("form", { class: "stake-form", novalidate: true }, select, input, max, h("button", { class: "button primary", type: "submit", text: "Valider" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     ctx.act(build(select.value, Number.parseInt(input.value, 10)));
