@@ -155,7 +155,7 @@ def current(page: Any) -> dict[str, Any]:
 def shoot(page: Any, name: str, full_page: bool = False) -> None:
     """Screenshot of the page at its current size into screenshots/ (gitignored)."""
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled")
 
 
 def shoot_sizes(page: Any, name: str) -> None:

@@ -76,7 +76,7 @@ function headLine(view, ctx, message) {
     h("p", { class: "cdc-step", text: step }));
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
-    const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : win.label;
+    const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : "Fenêtre ouverte";
     const timer = countdown(message.deadline, message.deadline, label);
     if (timer) box.append(timer);
   } else countdown(null);
@@ -174,22 +174,24 @@ export function render(board, view, ctx) {
 function shoutBar(view, groups, ctx) {
   const live = ctx.message.status === "live";
   const race = RACE_STEPS.has(view.step);
-  const bar = h("div", { class: `shout-bar${race ? " race-open" : ""}`, role: "group", "aria-label": "Les cris" });
+  const cries = h("div", { class: "cries" });
+  const calls = h("div", { class: "calls" });
+  const bar = h("div", { class: `shout-bar${race ? " race-open" : ""}`, role: "group", "aria-label": "Les cris" }, cries, calls);
   for (const { cry, short } of CRIES) {
-    bar.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
+    cries.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
       () => ctx.act({ type: "crier", cry }), short));
   }
   const hasGrel = groups.has("grelottine");
-  bar.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : ""}`, disabled: !live, dataset: { cry: "Grelottine !" } }, () => {
+  calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : ""}`, disabled: !live, dataset: { cry: "Grelottine !" } }, () => {
     if (hasGrel) { openDialog = "grelottine"; focusDialog("grelottine"); } else ctx.act({ type: "crier", cry: "Grelottine !" });
   }, "Grelottine !"));
   const passes = groups.get("passe_grelot") || [];
-  bar.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
+  calls.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
     if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = "passe"; focusDialog("passe"); }
   }, "Passe-Grelot !"));
   const shield = (groups.get("boucliette") || [])[0];
   const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
-  bar.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
+  calls.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
     () => shield && ctx.act(shield.action), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
   return bar;
 }
