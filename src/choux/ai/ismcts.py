@@ -107,11 +107,11 @@ class SearchBot:
             share = (self.simulations - used) // (rounds - round_index)
             worlds = max(1, share // len(alive))
             for _ in range(worlds):
-                world = self._world(state, seat)
-                for i in alive:
-                    sim = world.clone()
-                    sim.apply(seat, actions[i])
-                    totals[i] += self._rollout(state, sim, seat)
+                values = self._play_world(state, seat, actions, alive, stop_at)
+                if values is None:
+                    break
+                for i, value in zip(alive, values, strict=True):
+                    totals[i] += value
                     samples[i] += 1
                 used += len(alive)
                 self.last_worlds += 1
@@ -125,6 +125,26 @@ class SearchBot:
             break
         self.last_simulations = used
         return max(alive, key=lambda i: (totals[i] / samples[i], -i))
+
+    def _play_world(
+        self,
+        state: State,
+        seat: Seat,
+        actions: list[Action],
+        alive: list[int],
+        stop_at: float | None,
+    ) -> list[float] | None:
+        """The value of each candidate in one sampled world; None when the clock ran out
+        before the world was done (the first world is always finished)."""
+        world = self._world(state, seat)
+        values = []
+        for i in alive:
+            sim = world.clone()
+            sim.apply(seat, actions[i])
+            values.append(self._rollout(state, sim, seat))
+            if stop_at is not None and self.last_worlds and time.perf_counter() > stop_at:
+                return None
+        return values
 
     def _world(self, state: State, seat: Seat) -> State:
         """A sample of what `seat` cannot see, with its own future chance."""
