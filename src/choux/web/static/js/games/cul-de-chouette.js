@@ -139,14 +139,17 @@ function sheet(view, s, ctx, legalBevue) {
     title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
     dataset: { target: s.seat },
   }, () => ctx.act({ type: "bevue", target: s.seat }), "−10 Bévue");
+  let tag = null;
+  if (view.winner === s.seat) tag = h("span", { class: "sheet-tag win", text: "gagne !" });
+  else if (!view.over && s.seat === view.roller) tag = h("span", { class: "sheet-tag", text: "lance" });
+  else if (!view.over && view.awaiting && view.awaiting.seat === s.seat) tag = h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" });
   return h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
     h("div", { class: "sheet-top" },
       h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") }),
-      s.seat === view.roller ? h("span", { class: "sheet-tag", text: "lance" }) : null,
-      view.awaiting && view.awaiting.seat === s.seat && s.seat !== view.roller ? h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" }) : null,
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
     h("div", { class: "sheet-marks" },
+      tag,
       mark(s.grelottine, "Grelottine", "Grelottine"),
       mark(s.civet, "Civet", "Civet"),
       mark(s.boucliette, "Boucliette", "Boucliette 🛡", " shield"),
@@ -251,7 +254,7 @@ export function renderActions(box, legal, ctx) {
   const view = ctx.message.view;
   const groups = byType(legal);
   const names = ctx.names;
-  if (ctx.seat !== null) box.append(shoutBar(view, groups, ctx));
+  if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, groups, ctx));
   const panel = h("div", { class: "cdc-dialogs" });
   const label = (item) => withNames(item.label, names);
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));

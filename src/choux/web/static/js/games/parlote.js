@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, countdown, pressButton, useStylesheet } from "./cdc/util.js";
+import { byType, countdown, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -178,7 +178,7 @@ function windowBanner(view, ctx) {
   const text = {
     contest: `${author} a argumenté : les adversaires peuvent contester.`,
     vote: `Argument de ${author} contesté : les trois autres votent.`,
-    judge: `L'arbitre tranche l'argument de ${author}.`,
+    judge: `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument de ${author} compte-t-il ?`,
   }[w.kind];
   const left = view.mode === "jury" ? h("p", { class: "contests-left", text: `Contestations restantes : ${teamName(view, 0, names)} ${view.contests_left[0]}, ${teamName(view, 1, names)} ${view.contests_left[1]}` }) : null;
   const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}:${w.author}:${w.kind}`;
@@ -196,9 +196,9 @@ function lastTrick(view, ctx) {
   if (!t || view.phase !== "play") return null;
   const list = h("ol", { class: "trick-plays compact" });
   for (const p of t.plays) list.append(playRow(view, p, ctx, t.winner));
-  return h("details", { class: "last-trick panel-dark" },
+  return keepOpen(h("details", { class: "last-trick panel-dark" },
     h("summary", {}, "Dernier pli : ", h("strong", { text: ctx.names[t.winner] }), ` l'emporte (${t.points} pts)`),
-    t.why ? h("p", { class: "hint", text: t.why }) : null, list);
+    t.why ? h("p", { class: "hint", text: t.why }) : null, list), "last-trick");
 }
 
 function recapPanel(view, ctx) {
@@ -222,16 +222,16 @@ function recapPanel(view, ctx) {
     tricks.append(h("li", {}, h("h4", { text: `Pli ${t.number} : ${names[t.winner]} (${t.points} pts)` }), t.why ? h("p", { class: "hint", text: t.why }) : null, plays));
   }
   const s = r.scenario;
-  return h("details", { class: "recap panel", open: view.phase !== "play" || undefined },
+  return keepOpen(h("details", { class: "recap panel", open: view.phase === "over" || view.phase === "draw" || undefined },
     h("summary", { text: `Récapitulatif de la donne ${r.deal} : ${r.made ? "contrat réussi" : "contrat chuté"}` }),
     h("p", { class: "recap-summary", text: r.summary }),
     h("p", {}, h("strong", { text: s.title }), ` — ${s.injonction} `, h("em", { text: s.objection })),
     h("p", { text: `Points de cartes : ${r.points[0]} – ${r.points[1]} · marqués : ${r.deal_scores[0]} – ${r.deal_scores[1]} · total : ${r.totals[0]} – ${r.totals[1]}` }),
-    tricks);
+    tricks), `recap-${r.deal}-${view.phase === "over"}`);
 }
 
 function memoPanel(view) {
-  const panel = h("details", { class: "memo panel" }, h("summary", { text: "Mémo : les sept couleurs et leurs arbres" }));
+  const panel = keepOpen(h("details", { class: "memo panel" }, h("summary", { text: "Mémo : les sept couleurs et leurs arbres" })), "memo");
   const tree = (nodes) => h("ul", { class: "memo-tree" }, nodes.map((n) => h("li", { class: n.in_play ? "in-play" : "" },
     h("span", { class: "memo-name", text: `${n.name}` }), h("span", { class: "memo-depth", text: ` · ${n.depth}` }),
     h("span", { class: "memo-def", text: ` — ${n.definition}` }),
@@ -251,8 +251,8 @@ function resultsTable(view, ctx) {
     h("td", { text: String(r.deal) }), h("td", { text: r.scenario }),
     h("td", { text: r.contract ? `${amountText(r.contract.amount)}${r.contract.coinched ? " coinché" : ""}` : "—" }),
     h("td", { text: r.made ? "réussi" : "chuté" }), h("td", { text: `${r.scores[0]} – ${r.scores[1]}` })));
-  return h("details", { class: "results panel" }, h("summary", { text: "Les donnes jouées" }),
-    h("table", {}, h("thead", {}, h("tr", {}, ["Donne", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows)));
+  return keepOpen(h("details", { class: "results panel" }, h("summary", { text: "Les donnes jouées" }),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Donne", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))), "results");
 }
 
 export function render(board, view, ctx) {
@@ -277,9 +277,6 @@ export function render(board, view, ctx) {
     view.hand && view.hand.length && view.phase !== "play"
       ? h("section", { class: "hand-preview panel-dark" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c))))
       : null,
-    recapPanel(view, ctx),
-    resultsTable(view, ctx),
-    memoPanel(view),
   ];
   for (const part of parts) if (part) root.append(part);
   board.append(root);
@@ -388,4 +385,8 @@ export function renderActions(box, legal, ctx) {
   if (groups.has("encherir") || groups.has("passer") || groups.has("coincher")) box.append(bidControls(view, groups, ctx));
   if (groups.has("contester") || groups.has("voter") || groups.has("arbitrer")) box.append(windowControls(view, groups, ctx));
   if (view.phase === "play" && view.hand && view.hand.length) box.append(handControls(view, groups, ctx));
+  // the long reading comes after what the player must decide
+  const wrap = h("div", { class: "parlote parlote-reading" });
+  for (const part of [recapPanel(view, ctx), resultsTable(view, ctx), memoPanel(view)]) if (part) wrap.append(part);
+  box.append(wrap);
 }

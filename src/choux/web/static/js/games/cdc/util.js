@@ -85,3 +85,11 @@ export class NewsFeed {
     return this.lines;
   }
 }
+
+/** A <details> whose open/closed state, once the player toggles it, survives redraws. */
+const remembered = new Map();
+export function keepOpen(details, key) {
+  if (remembered.has(key)) details.open = remembered.get(key);
+  details.addEventListener("toggle", () => remembered.set(key, details.open));
+  return details;
+}
