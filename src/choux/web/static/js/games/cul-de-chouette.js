@@ -1,7 +1,7 @@
 // Cul de Chouette at the table: the dice, every player's sheet, the shouts, bets and challenges.
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { h } from "../dom.js";
-import { NewsFeed, byType, countdown, pressButton, useStylesheet, withNames } from "./cdc/util.js";
+import { NewsFeed, byType, countdown, resetCountdowns, windowLength, pressButton, useStylesheet, withNames } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
 
@@ -77,9 +77,9 @@ function headLine(view, ctx, message) {
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
     const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : "Fenêtre ouverte";
-    const timer = countdown(message.deadline, message.deadline, label);
+    const timer = countdown(message.deadline, windowLength(message), label);
     if (timer) box.append(timer);
-  } else countdown(null);
+  }
   return box;
 }
 
@@ -158,6 +158,7 @@ function sheet(view, s, ctx, legalBevue) {
 }
 
 export function render(board, view, ctx) {
+  resetCountdowns();
   news.update(ctx.message);
   const legalBevue = new Set((view.legal || []).filter((l) => l.action.type === "bevue").map((l) => l.action.target));
   const order = view.order && view.order.length ? view.order : view.sheets.map((s) => s.seat);

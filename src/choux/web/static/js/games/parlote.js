@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, countdown, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
+import { byType, countdown, resetCountdowns, windowLength, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -77,9 +77,9 @@ function header(view, ctx) {
     h("div", { class: "team-scores" }, score(0), h("span", { class: "vs", text: `objectif ${view.target}` }), score(1)));
   const dl = view.deadline;
   if (dl && ctx.message.status === "live") {
-    const timer = countdown(ctx.message.deadline, ctx.message.deadline, DEADLINE_LABELS[dl.kind] || "Délai");
+    const timer = countdown(ctx.message.deadline, windowLength(ctx.message), DEADLINE_LABELS[dl.kind] || "Délai");
     if (timer) box.append(timer);
-  } else countdown(null);
+  }
   return box;
 }
 
@@ -215,7 +215,7 @@ function recapPanel(view, ctx) {
       plays.append(h("li", { class: p.won ? "won" : "" },
         h("div", { class: "recap-line" }, h("strong", { text: names[p.seat] }), " joue ", colour, h("strong", { text: ` ${p.card.name}` }),
           ` (niveau ${p.card.depth}${p.card.trump ? ", atout" : ""})`, p.won ? h("span", { class: "won-badge", text: "remporte le pli" }) : null),
-        p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
+        p.argument ? h("blockquote", { class: "argument", text: p.argument }) : null,
         h("p", { class: "recap-status", text: `${p.status_label}${votes ? ` · votes : ${votes}` : ""}` }),
         h("p", { class: "recap-def" }, h("em", { text: p.card.definition }), " ", h("span", { class: "example", text: p.card.example }))));
     }
@@ -256,6 +256,7 @@ function resultsTable(view, ctx) {
 }
 
 export function render(board, view, ctx) {
+  resetCountdowns();
   // the actions box is redrawn after the board: remember whether the player was typing
   const active = document.activeElement;
   if (active && active.matches && active.matches("textarea[name=argument]")) draft.focused = true;
@@ -343,7 +344,8 @@ function handControls(view, groups, ctx) {
     };
     area.addEventListener("input", sync);
     sync();
-    const form = h("form", { class: "argument-form" },
+    const clock = ctx.message.status === "live" ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour jouer") : null;
+    const form = h("form", { class: "argument-form" }, clock,
       h("p", { class: "chosen" }, "Carte choisie : ", h("strong", { text: chosen.name }), h("span", { class: "hint", text: ` — ${chosen.definition}` })),
       h("p", { class: "example-line", text: `Exemple : ${chosen.example}` }),
       area,

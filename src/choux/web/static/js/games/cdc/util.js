@@ -46,13 +46,28 @@ export function pressButton(attrs, onPress, ...children) {
 }
 
 /**
- * The countdown of the open window: `seconds` left when the message was built. Returns a
- * node whose bar and figure tick down; `stop()` is called on the next draw.
+ * The countdowns of the open window: `seconds` left when the message was built. Every node
+ * made since the last `resetCountdowns()` (called at the start of each draw) ticks down.
  */
 let ticking = null;
-export function countdown(seconds, total, label) {
+let clocks = [];
+export function resetCountdowns() {
+  clocks = [];
   if (ticking) clearInterval(ticking);
   ticking = null;
+}
+
+/** The window's full length as first seen at this version (redraws keep the bar's scale). */
+const firstSeen = { version: null, seconds: null };
+export function windowLength(message) {
+  if (firstSeen.version !== message.version) {
+    firstSeen.version = message.version;
+    firstSeen.seconds = message.deadline;
+  }
+  return Math.max(firstSeen.seconds || 0, message.deadline || 0);
+}
+
+export function countdown(seconds, total, label) {
   if (seconds === null || seconds === undefined) return null;
   const end = performance.now() + seconds * 1000;
   const full = Math.max(total || seconds, 0.1);
@@ -65,10 +80,16 @@ export function countdown(seconds, total, label) {
     figure.textContent = `${left.toFixed(left < 10 ? 1 : 0)} s`;
     bar.style.setProperty("width", `${Math.min(100, (100 * left) / full)}%`);
     node.classList.toggle("urgent", left < Math.min(3, full / 3));
-    if (left <= 0 && ticking) { clearInterval(ticking); ticking = null; }
+    return left > 0;
   };
   tick();
-  ticking = setInterval(tick, 100);
+  clocks.push(tick);
+  if (!ticking) {
+    ticking = setInterval(() => {
+      const alive = clocks.map((t) => t()).some(Boolean);
+      if (!alive) { clearInterval(ticking); ticking = null; }
+    }, 100);
+  }
   return node;
 }
 
