@@ -29,6 +29,7 @@ class Script:
     def shot(self, page: Any, name: str) -> None:
         if name not in self.shots:
             self.shots.add(name)
+            page.evaluate("window.scrollTo(0, 0)")
             shoot(page, name)
 
 
