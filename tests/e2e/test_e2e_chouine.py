@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
 from e2e_flow import chouine_move, create_table, hand_codes, join, over, play_until, version
-
-from conftest import shoot
+from e2e_server import shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +56,7 @@ def test_two_people_and_a_bot_play_chouine_to_the_result(live_server, players) -
     play_until(pages, chouine_move, lambda: version(alice.page) > at + 3)
 
     play_until(pages, chouine_move, lambda: over(alice.page) and over(bob.page), timeout=150)
-    assert "pts" in alice.page.inner_text("#result-list")
+    assert "gagnée" in alice.page.inner_text("#result-list")
     shoot(alice.page, "table-chouine-result")
     alice.page.wait_for_selector("#replay-link:not([hidden])")
     alice.page.click("#replay-link")

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
 from e2e_flow import chouineurs_move, create_table, join, over, play_until, version
-
-from conftest import shoot
+from e2e_server import shoot
 
 pytestmark = pytest.mark.e2e
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
+from e2e_server import shoot
 
 from choux import games
-from conftest import shoot
 
 pytestmark = pytest.mark.e2e
 

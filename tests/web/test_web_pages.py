@@ -5,6 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    db_url_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
 from webhelpers import client, create_table, csrf_of, join, other
 
 from choux import games

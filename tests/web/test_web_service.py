@@ -6,6 +6,11 @@ import asyncio
 import time
 
 import pytest
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    db_url_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
 from webhelpers import client, create_table, join, other, receive_state, receive_version, settings
 
 from choux import games

@@ -6,6 +6,11 @@ import json
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    db_url_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
 from webhelpers import (
     client,
     create_table,

@@ -1,4 +1,7 @@
-"""Fixtures of the web tests: the tiny "course" game, SQLite and PostgreSQL databases."""
+"""Fixtures of the web tests (imported by each test module: no conftest.py, see below).
+
+Several conftest.py files without packages clash under --doctest-modules, hence this module.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ import webhelpers
 from choux import games
 
 
-@pytest.fixture
-def course(monkeypatch: pytest.MonkeyPatch) -> str:
+@pytest.fixture(name="course")
+def course_fixture(monkeypatch: pytest.MonkeyPatch) -> str:
     """Register the test game "course" for the duration of one test."""
     webgame.install()
     monkeypatch.setitem(games.MODULES, webgame.NAME, "choux_webtest_course")
@@ -22,13 +25,15 @@ def course(monkeypatch: pytest.MonkeyPatch) -> str:
     return webgame.NAME
 
 
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+@pytest.fixture(name="sqlite_url")
+def sqlite_url_fixture(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'choux.sqlite3'}"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(
+    name="db_url", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Each test using it runs on SQLite and on PostgreSQL (skipped if unreachable)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'choux.sqlite3'}"
