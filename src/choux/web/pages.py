@@ -222,6 +222,8 @@ async def table_page(request: Request, code: str) -> Response:
             "initial": initial,
             "renderer": renderer(table.game.name),
             "open_seats": table.open_seats() if seat is None else [],
+            "free_seats": table.open_seats() if seat is not None else [],
+            "shared_seats": shared_seats(session, table),
             "name": session.name,
             "invite": str(request.url_for("table_page", code=table.code)),
         },
@@ -250,6 +252,33 @@ async def join_table(request: Request, code: str) -> Response:
         raise TableError("Place invalide.") from error
     seat, token = await service.join(table, seat, form.get("pseudo", ""))
     session_of(request).remember(code, seat, token, table.seats[seat].name)
+    return see_other(f"/t/{code}")
+
+
+def shared_seats(session: Session, table: LiveTable) -> list[int]:
+    """Other seats this device plays at the table (shared screen), still valid."""
+    return [
+        seat
+        for seat, token in session.shared_at(table.code)
+        if table.seat_for_token(seat, token) is not None
+    ]
+
+
+@router.post("/t/{code}/ajouter")
+async def add_shared_player(request: Request, code: str) -> Response:
+    """Shared screen: seat one more person at this device, under their own pseudonym."""
+    form = await form_of(request)
+    service = service_of(request)
+    table = await service.get(code)
+    if my_seat(request, table) is None:
+        raise TableError("Asseyez-vous d'abord à cette table, puis ajoutez un joueur.")
+    raw = form.get("place")
+    try:
+        seat = int(raw) if raw not in (None, "") else None
+    except ValueError as error:
+        raise TableError("Place invalide.") from error
+    seat, token = await service.join(table, seat, form.get("pseudo", ""))
+    session_of(request).remember_shared(code, seat, token)
     return see_other(f"/t/{code}")
 
 

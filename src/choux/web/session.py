@@ -24,6 +24,8 @@ class Session:
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     name: str = ""
     seats: dict[str, list[Any]] = field(default_factory=dict)  # code -> [seat, token]
+    #: shared screen: other seats played from this device, code -> [[seat, token], ...]
+    shared: dict[str, list[Any]] = field(default_factory=dict)
     dirty: bool = False
 
     def seat_at(self, code: str) -> tuple[int, str] | None:
@@ -45,6 +47,27 @@ class Session:
             self.name = name
         self.dirty = True
 
+    def shared_at(self, code: str) -> list[tuple[int, str]]:
+        """The other seats this device plays at a table (shared-screen mode)."""
+        entries = self.shared.get(code)
+        if not isinstance(entries, list):
+            return []
+        return [
+            (e[0], e[1])
+            for e in entries
+            if isinstance(e, list)
+            and len(e) == 2
+            and isinstance(e[0], int)
+            and not isinstance(e[0], bool)
+            and isinstance(e[1], str)
+        ]
+
+    def remember_shared(self, code: str, seat: int, token: str) -> None:
+        self.shared[code] = [[s, t] for s, t in self.shared_at(code) if s != seat] + [[seat, token]]
+        while len(self.shared) > MAX_SEATS:
+            self.shared.pop(next(iter(self.shared)))
+        self.dirty = True
+
     def check_csrf(self, value: object) -> bool:
         return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
 
@@ -63,10 +86,12 @@ class Sessions:
                 data = None
             if isinstance(data, dict) and isinstance(data.get("csrf"), str):
                 seats = data.get("seats")
+                shared = data.get("shared")
                 return Session(
                     csrf=data["csrf"],
                     name=str(data.get("name", ""))[:40],
                     seats=seats if isinstance(seats, dict) else {},
+                    shared=shared if isinstance(shared, dict) else {},
                 )
         return Session(dirty=True)
 
@@ -74,7 +99,12 @@ class Sessions:
         if not session.dirty:
             return
         value = self.serializer.dumps(
-            {"csrf": session.csrf, "name": session.name, "seats": session.seats}
+            {
+                "csrf": session.csrf,
+                "name": session.name,
+                "seats": session.seats,
+                "shared": session.shared,
+            }
         )
         response.set_cookie(
             COOKIE,

@@ -92,6 +92,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     session = sessions.load(websocket)
     entry = session.seat_at(code)
     seat = table.seat_for_token(*entry) if entry is not None else None
+    wanted = websocket.query_params.get("seat")
+    if wanted is not None:  # shared screen: one socket per other seat played on this device
+        seat = shared_seat(table, session.shared_at(code), wanted)
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)
@@ -108,6 +111,14 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         for task in tasks:
             task.cancel()
         service.unsubscribe(table, sub)
+
+
+def shared_seat(table: LiveTable, shared: list[tuple[int, str]], wanted: str) -> int | None:
+    """The seat `wanted` if this device holds its token (shared screen), else None."""
+    for seat, token in shared:
+        if str(seat) == wanted:
+            return table.seat_for_token(seat, token)
+    return None
 
 
 async def heartbeat(conn: Connection, seconds: float) -> None:
