@@ -307,3 +307,113 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         page.wait_for_selector("[data-dialog=soufflette]")
         shoot_sizes(page, "cdc-dialog-soufflette")
         assert not errors, errors
+
+
+# --------------------------------------------------------------------------- shared screen
+
+
+def type_dice_for(page: Any, seat: int, values: list[int]) -> None:
+    form = page.locator(f'[data-dialog=des][data-seat="{seat}"]')
+    inputs = form.locator("input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill(str(values[i % len(values)]))
+    form.locator("button[type=submit]").click()
+
+
+def dice_wanted(seat: int, v: dict[str, Any], raced: bool) -> list[int]:
+    if v["tiebreak"] is not None:
+        return [1] if seat == A else [6]
+    if seat == A and v["roller"] == A and v["step"] in ("debut", "achat", "cul"):
+        if v["step"] == "debut":
+            return [6, 6] if raced else [2, 2]
+        return [6] if raced else [4]
+    return [1, 3, 6]
+
+
+def test_shared_screen_two_players_on_one_tablet_and_a_phone(tmp_path: Path) -> None:
+    """A tablet seats Perceval and Karadoc, each with their own shouts and −10 buttons;
+    Léodagan plays on his phone. Karadoc presses first on the tablet and wins the race."""
+    with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.1) as server, chromium() as browser:
+        tablet = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        for page in (tablet, phone):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            tablet,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            3,
+            {A: "human", B: "human", C: "human"},
+            {"des": '"reels"', "objectif": "100"},
+        )
+        tablet.locator(".shared-panel summary").click()
+        tablet.fill(".shared-panel input[name=pseudo]", "Karadoc")
+        tablet.select_option(".shared-panel select[name=place]", str(B))
+        tablet.click(".shared-panel button[type=submit]")
+        tablet.wait_for_function(
+            "() => JSON.parse(document.querySelector('#table').dataset.shared).includes(1)"
+        )
+        join(phone, invite, "Léodagan", C)
+        tablet.wait_for_selector(f'.sheet[data-seat="{B}"] .sheet-shouts')
+        tablet.wait_for_selector(f'.sheet[data-seat="{A}"] .sheet-shouts')
+        shoot(tablet, "cdc-shared-tablet")
+        raced = bevue_done = False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and current(tablet)["status"] != "over":
+            v = view(tablet)
+            if not raced and v["step"] == "chouette_velute":
+                shoot(tablet, "cdc-shared-race-open")
+                tablet.locator(
+                    f'.sheet[data-seat="{B}"] .shout[data-cry="Pas mou le caillou !"]'
+                ).click()
+                tablet.locator(
+                    f'.sheet[data-seat="{A}"] .shout[data-cry="Pas mou le caillou !"]'
+                ).click()
+                phone.locator('.shout[data-cry="Pas mou le caillou !"]').click()
+                for page in (tablet, phone):
+                    page.wait_for_function(
+                        "() => document.querySelector('.cdc-news').textContent.includes('crie le premier')"
+                    )
+                    assert "Karadoc crie le premier" in news(page)
+                shoot(tablet, "cdc-shared-race-won")
+                raced = True
+                continue
+            if raced and not bevue_done and v["roller"] == A and v["step"] == "debut":
+                # the tablet presses −10 under Léodagan's sheet (for one of its players)
+                button = tablet.locator(f'.sheet[data-seat="{C}"] .bevue-button')
+                tablet.wait_for_function(
+                    f"() => !document.querySelector('.sheet[data-seat=\"{C}\"] .bevue-button').disabled"
+                )
+                button.click()
+                tablet.wait_for_function(
+                    "() => document.querySelector('#log').textContent.includes('signale une bévue de Léodagan')"
+                )
+                bevue_done = True
+                continue
+            for seat in (A, B):
+                if tablet.locator(f'[data-dialog=des][data-seat="{seat}"]').count():
+                    type_dice_for(tablet, seat, dice_wanted(seat, v, raced))
+            race_now = v.get("race")
+            if race_now and race_now["kind"] == "suite":
+                for seat in (A, B):
+                    if seat not in race_now["order"]:
+                        tablet.locator(
+                            f'.sheet[data-seat="{seat}"] .shout[data-cry="{race_now["cry"]}"]'
+                        ).click()
+            pv = view(phone)
+            if phone.locator(".dice-entry").count():
+                type_dice(phone, dice_wanted(C, pv, raced))
+            elif pv.get("race") and pv["race"]["kind"] == "suite" and C not in pv["race"]["order"]:
+                phone.locator(f'.shout[data-cry="{pv["race"]["cry"]}"]').click()
+            for page in (tablet, phone):
+                for name in ("siroter", "soufflette"):
+                    if page.locator(f"[data-dialog={name}] button").count():
+                        page.locator(f"[data-dialog={name}] button").last.click()
+            tablet.wait_for_timeout(120)
+        assert raced and bevue_done
+        tablet.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        phone.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        shoot(tablet, "cdc-shared-over", full_page=True)
+        assert not errors, errors

@@ -1,6 +1,7 @@
 // Cul de Chouette at the table: the dice, every player's sheet, the shouts, bets and challenges.
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { h } from "../dom.js";
+import { SharedSeats } from "./cdc/shared.js";
 import { NewsFeed, byType, countdown, resetCountdowns, windowLength, pressButton, useStylesheet, withNames } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
@@ -19,6 +20,44 @@ const news = new NewsFeed(4);
 let shownDice = [];
 let shownKey = "";
 let openDialog = null;  // which optional dialog the player opened ("grelottine", "passe")
+let dialogSeat = null;  // the seat whose dialogs are being built (shared screen)
+let lastCtx = null;
+
+// Shared screen: other seats played from this device, each with its own socket and view.
+const shared = new SharedSeats();
+let redrawQueued = false;
+shared.onChange = () => {
+  if (redrawQueued || !lastCtx || !lastCtx.redraw) return;
+  redrawQueued = true;
+  requestAnimationFrame(() => { redrawQueued = false; lastCtx.redraw(); });
+};
+shared.onNotice = (seat, text) => {
+  const notice = document.getElementById("notice");
+  if (!notice || !lastCtx) return;
+  notice.textContent = `${lastCtx.names[seat]} : ${text}`;
+  notice.hidden = false;
+};
+
+/** The seats this device plays: its own, then the shared-screen ones. */
+function controlled(ctx) {
+  const seats = ctx.seat === null ? [] : [ctx.seat];
+  for (const s of shared.seats) if (!seats.includes(s)) seats.push(s);
+  return seats;
+}
+
+/** A context acting for `seat` (the page's own seat, or a shared-screen one). */
+function seatCtx(ctx, seat) {
+  if (seat === ctx.seat) return ctx;
+  const view = shared.view(seat) || { ...ctx.message.view, legal: [], seat };
+  return { ...ctx, seat, act: (action) => shared.act(seat, action), message: { ...ctx.message, view } };
+}
+
+function legalOf(ctx, seat) {
+  if (ctx.message.status !== "live") return [];
+  if (seat === ctx.seat) return ctx.message.view.legal || [];
+  const view = shared.view(seat);
+  return view ? view.legal || [] : [];
+}
 
 function die(value, role, rolling, delay) {
   const face = h("span", { class: `die${rolling ? " rolling" : ""}${value ? "" : " empty"}`, "aria-label": value ? `dé : ${value}` : "dé pas encore lancé", dataset: { value: value || "" } });
@@ -121,7 +160,7 @@ function situation(view, ctx) {
   return parts.length ? h("div", { class: "cdc-situation" }, parts) : null;
 }
 
-function sheet(view, s, ctx, legalBevue) {
+function sheet(view, s, ctx, bevueBy) {
   const names = ctx.names;
   const classes = ["sheet"];
   if (s.seat === view.roller) classes.push("roller");
@@ -132,13 +171,16 @@ function sheet(view, s, ctx, legalBevue) {
   bar.style.setProperty("width", `${pct}%`);
   const mark = (on, text, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, "aria-label": `${title} : ${on ? "oui" : "non"}` }, text);
   const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
-  const canBevue = legalBevue.has(s.seat);
+  const declarer = bevueBy.get(s.seat);
+  const canBevue = declarer !== undefined;
   const bevue = view.over ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
     title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
     dataset: { target: s.seat },
-  }, () => ctx.act({ type: "bevue", target: s.seat }), "−10 Bévue");
+  }, () => canBevue && seatCtx(ctx, declarer).act({ type: "bevue", target: s.seat }), "−10 Bévue");
+  const own = shared.active && controlled(ctx).includes(s.seat) && ctx.message.status === "live"
+    ? shoutBar(view, byType(legalOf(ctx, s.seat)), seatCtx(ctx, s.seat), true) : null;
   let tag = null;
   if (view.winner === s.seat) tag = h("span", { class: "sheet-tag win", text: "gagne !" });
   else if (!view.over && s.seat === view.roller) tag = h("span", { class: "sheet-tag", text: "lance" });
@@ -154,17 +196,27 @@ function sheet(view, s, ctx, legalBevue) {
       mark(s.civet, "Civet", "Civet"),
       mark(s.boucliette, "Boucliette", "Boucliette 🛡", " shield"),
       mark(s.passe_grelot_earned && !s.passe_grelot_used, "Passe-Grelot", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
-      bevue));
+      bevue),
+    own);
 }
 
 export function render(board, view, ctx) {
   resetCountdowns();
   news.update(ctx.message);
-  const legalBevue = new Set((view.legal || []).filter((l) => l.action.type === "bevue").map((l) => l.action.target));
+  lastCtx = ctx;
+  // who presses each −10 button: a seat of this device that may, preferably not the target
+  const bevueBy = new Map();
+  for (const seat of controlled(ctx)) {
+    for (const l of legalOf(ctx, seat)) {
+      if (l.action.type !== "bevue") continue;
+      const t = l.action.target;
+      if (!bevueBy.has(t) || bevueBy.get(t) === t) bevueBy.set(t, seat);
+    }
+  }
   const order = view.order && view.order.length ? view.order : view.sheets.map((s) => s.seat);
   const sheets = h("ol", { class: "cdc-sheets", "aria-label": "Les feuilles de score" });
-  for (const seat of order) sheets.append(sheet(view, view.sheets[seat], ctx, legalBevue));
-  board.append(h("div", { class: "cdc" },
+  for (const seat of order) sheets.append(sheet(view, view.sheets[seat], ctx, bevueBy));
+  board.append(h("div", { class: `cdc${shared.active ? " shared-screen" : ""}` },
     headLine(view, ctx, ctx.message),
     diceTray(view, ctx),
     newsStrip(ctx),
@@ -175,23 +227,24 @@ export function render(board, view, ctx) {
 
 // ------------------------------------------------------------------ actions
 
-function shoutBar(view, groups, ctx) {
+function shoutBar(view, groups, ctx, compact = false) {
   const live = ctx.message.status === "live";
   const race = RACE_STEPS.has(view.step);
   const cries = h("div", { class: "cries" });
   const calls = h("div", { class: "calls" });
-  const bar = h("div", { class: `shout-bar${race ? " race-open" : ""}`, role: "group", "aria-label": "Les cris" }, cries, calls);
+  const who = ctx.names[ctx.seat];
+  const bar = h("div", { class: `${compact ? "sheet-shouts" : "shout-bar"}${race ? " race-open" : ""}`, role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, cries, calls);
   for (const { cry, short } of CRIES) {
     cries.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
       () => ctx.act({ type: "crier", cry }), short));
   }
   const hasGrel = groups.has("grelottine");
   calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : ""}`, disabled: !live, dataset: { cry: "Grelottine !" } }, () => {
-    if (hasGrel) { openDialog = "grelottine"; focusDialog("grelottine"); } else ctx.act({ type: "crier", cry: "Grelottine !" });
+    if (hasGrel) { openDialog = ["grelottine", ctx.seat]; focusDialog("grelottine", ctx.seat); } else ctx.act({ type: "crier", cry: "Grelottine !" });
   }, "Grelottine !"));
   const passes = groups.get("passe_grelot") || [];
   calls.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
-    if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = "passe"; focusDialog("passe"); }
+    if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = ["passe", ctx.seat]; focusDialog("passe", ctx.seat); }
   }, "Passe-Grelot !"));
   const shield = (groups.get("boucliette") || [])[0];
   const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
@@ -200,13 +253,13 @@ function shoutBar(view, groups, ctx) {
   return bar;
 }
 
-function focusDialog(name) {
-  const node = document.querySelector(`[data-dialog="${name}"]`);
+function focusDialog(name, seat) {
+  const node = document.querySelector(`[data-dialog="${name}"][data-seat="${seat}"]`);
   if (node) { node.classList.add("flash"); node.scrollIntoView({ block: "nearest" }); node.querySelector("input,select,button")?.focus(); }
 }
 
 function dialog(name, title, ...body) {
-  return h("section", { class: "cdc-dialog", dataset: { dialog: name } }, h("h3", { text: title }), ...body);
+  return h("section", { class: "cdc-dialog", dataset: { dialog: name, seat: dialogSeat } }, h("h3", { text: title }), ...body);
 }
 
 function buttons(items, ctx, label, cls = "") {
@@ -253,10 +306,26 @@ function diceEntry(count, ctx, title) {
 
 export function renderActions(box, legal, ctx) {
   const view = ctx.message.view;
+  if (!shared.active) {
+    if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, byType(legal), ctx));
+    const panel = decisions(view, legal, ctx);
+    if (panel) box.append(panel);
+  } else {
+    // shared screen: one block of decisions per player of this device
+    for (const seat of controlled(ctx)) {
+      const sctx = seatCtx(ctx, seat);
+      const panel = decisions(sctx.message.view, legalOf(ctx, seat), sctx);
+      if (panel) box.append(h("section", { class: "seat-decisions" }, h("h3", { class: "seat-decisions-who", text: `Pour ${ctx.names[seat]}` }), panel));
+    }
+  }
+  if (openDialog) { const [name, seat] = openDialog; openDialog = null; requestAnimationFrame(() => focusDialog(name, seat)); }
+}
+
+function decisions(view, legal, ctx) {
   const groups = byType(legal);
   const names = ctx.names;
-  if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, groups, ctx));
-  const panel = h("div", { class: "cdc-dialogs" });
+  dialogSeat = ctx.seat;
+  const panel = h("div", { class: "cdc-dialogs", dataset: { seat: ctx.seat } });
   const label = (item) => withNames(item.label, names);
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
@@ -284,6 +353,5 @@ export function renderActions(box, legal, ctx) {
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, label)));
   if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
   if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
-  if (panel.childNodes.length) box.append(panel);
-  if (openDialog) { const name = openDialog; openDialog = null; requestAnimationFrame(() => focusDialog(name)); }
+  return panel.childNodes.length ? panel : null;
 }

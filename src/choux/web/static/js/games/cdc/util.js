@@ -98,6 +98,8 @@ export class NewsFeed {
   constructor(size = 4) { this.size = size; this.lines = []; this.seenTo = -1; this.fresh = []; }
 
   update(message) {
+    if (message === this.last) return this.lines;  // a redraw of the same message
+    this.last = message;
     const lines = message.log || [];
     if (message.full) { this.lines = []; this.fresh = []; }
     const added = message.full ? [] : lines;
