@@ -310,7 +310,7 @@ function bidControls(view, groups, ctx) {
     });
     box.append(form, h("p", { class: "hint", text: "Deux couleurs d'atout : la carte d'atout la moins profonde bat tout." }));
   }
-  const row = h("div", { class: "action-buttons" });
+  const row = h("div", { class: "decision-row" });
   for (const item of groups.get("passer") || []) row.append(pressButton({ class: "button pass", dataset: { action: "passer" } }, () => ctx.act(item.action), "Passer"));
   for (const item of groups.get("coincher") || []) row.append(pressButton({ class: "button coinche", dataset: { action: "coincher" } }, () => ctx.act(item.action), "Je coinche !"));
   box.append(row);
@@ -369,7 +369,7 @@ function handControls(view, groups, ctx) {
 let redraw = () => {};
 
 function windowControls(view, groups, ctx) {
-  const row = h("div", { class: "action-buttons" });
+  const row = h("div", { class: "decision-row" });
   const items = [...(groups.get("contester") || []), ...(groups.get("laisser") || []), ...(groups.get("voter") || []), ...(groups.get("arbitrer") || [])];
   for (const item of items) {
     const a = item.action;
