@@ -260,3 +260,12 @@ def test_whole_chouine_game_over_websocket_stores_a_replayable_record(
         assert bad.status_code == 404
         page = c.get(f"/parties/{final['record_id']}")
         assert (page.status_code == 200 and "Coup" in page.text) or "replay-data" in page.text
+
+
+def test_log_lines_that_would_reveal_a_secret_are_not_sent() -> None:
+    from choux.play.tables import reveals
+
+    assert reveals("Alice pioche AH.", {"AH", "7S"})
+    assert not reveals("Alice pioche : AHA !", {"AH"})
+    assert reveals("carte c17 (1 ↕ 2)", {"c17"})
+    assert not reveals("carte c170", {"c17"})

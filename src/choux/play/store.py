@@ -27,12 +27,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
+    create_engine,
     event,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 metadata = MetaData()
@@ -99,6 +101,15 @@ meta_t = Table(
     Column("key", String(40), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+# the hot path's statements, built once
+_BUMP = (
+    update(tables_t)
+    .where(tables_t.c.id == bindparam("b_id"), tables_t.c.version == bindparam("old"))
+    .values(version=bindparam("seq"), updated_at=bindparam("now"))
+)
+_BUMP_OVER = _BUMP.values(status="over")
+_INSERT_ACTION = insert(actions_t)
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -175,6 +186,15 @@ def migrate(url: str) -> None:
     engine.dispose()
 
 
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -188,24 +208,21 @@ class Store:
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[int | None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+        self.writer_engine: Engine | None = None
 
     async def open(self) -> None:
         await asyncio.to_thread(migrate, self.url)
         url = async_url(self.url)
         is_sqlite = make_url(url).get_backend_name() == "sqlite"
         engine = create_async_engine(url, pool_pre_ping=not is_sqlite)
+        # the action log is written by one thread with a plain (sync) engine: one thread hop
+        # per batch of appends instead of one per statement
+        writer = create_engine(sync_url(self.url), pool_pre_ping=not is_sqlite, pool_size=1)
         if is_sqlite:
-
-            @event.listens_for(engine.sync_engine, "connect")
-            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-                cursor = dbapi_connection.cursor()
-                cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA synchronous=NORMAL")
-                cursor.execute("PRAGMA busy_timeout=10000")
-                cursor.execute("PRAGMA foreign_keys=ON")
-                cursor.close()
-
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(writer, "connect", _sqlite_pragmas)
         self.engine = engine
+        self.writer_engine = writer
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -214,6 +231,9 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self.writer_engine is not None:
+            self.writer_engine.dispose()
+            self.writer_engine = None
 
     @property
     def db(self) -> AsyncEngine:
@@ -328,28 +348,35 @@ class Store:
             batch, self._pending = self._pending, []
             if not batch:
                 continue
-            try:
-                async with self.db.begin() as conn:
-                    results = [await self._append_in(conn, *args) for args, _ in batch]
-            except Exception:
-                # one bad append must not sink the others: retry them one by one
-                for args, future in batch:
-                    try:
-                        async with self.db.begin() as conn:
-                            result = await self._append_in(conn, *args)
-                    except Exception as error:
-                        if not future.done():
-                            future.set_exception(error)
-                    else:
-                        if not future.done():
-                            future.set_result(result)
-                continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
+            outcomes = await asyncio.to_thread(self._write_batch, [args for args, _ in batch])
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
 
-    async def _append_in(
-        self,
+    def _write_batch(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
+        """In the writer thread: the whole batch in one transaction; if anything fails,
+        each append again in its own transaction, so one bad append sinks nothing else."""
+        assert self.writer_engine is not None
+        try:
+            with self.writer_engine.begin() as conn:
+                return [self._append_in(conn, *args) for args in batch]
+        except Exception:
+            pass
+        outcomes: list[int | BaseException | None] = []
+        for args in batch:
+            try:
+                with self.writer_engine.begin() as conn:
+                    outcomes.append(self._append_in(conn, *args))
+            except Exception as error:
+                outcomes.append(error)
+        return outcomes
+
+    @staticmethod
+    def _append_in(
         conn: Any,
         table_id: int,
         seq: int,
@@ -359,30 +386,24 @@ class Store:
         record: dict[str, Any] | None,
     ) -> int | None:
         now = _now()
-        bumped = await conn.execute(
-            update(tables_t)
-            .where(tables_t.c.id == table_id, tables_t.c.version == seq - 1)
-            .values(
-                version=seq,
-                updated_at=now,
-                **({"status": "over"} if record is not None else {}),
-            )
-        )
+        values: dict[str, Any] = {"b_id": table_id, "old": seq - 1, "seq": seq, "now": now}
+        bumped = conn.execute(_BUMP_OVER if record is not None else _BUMP, values)
         if bumped.rowcount != 1:
             raise VersionConflict(f"table {table_id} is no longer at version {seq - 1}")
-        await conn.execute(
-            insert(actions_t).values(
-                table_id=table_id,
-                seq=seq,
-                seat=seat,
-                action=json.dumps(action, separators=(",", ":")),
-                client_id=client_id,
-                created_at=now,
-            )
+        conn.execute(
+            _INSERT_ACTION,
+            {
+                "table_id": table_id,
+                "seq": seq,
+                "seat": seat,
+                "action": json.dumps(action, separators=(",", ":")),
+                "client_id": client_id,
+                "created_at": now,
+            },
         )
         if record is None:
             return None
-        result = await conn.execute(
+        result = conn.execute(
             insert(records_t).values(
                 table_id=table_id,
                 game=record["game"],
