@@ -111,7 +111,8 @@ function headLine(view, ctx, message) {
   const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) ? " race-open" : ""}` },
     h("div", { class: "cdc-turn" },
       h("span", { class: "turn-no", text: view.over ? "Fin" : `Tour ${view.turn || 1}` }),
-      h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
+      view.step === "ouverture" ? h("span", { class: "turn-who", text: "Chacun lance un dé : le plus petit commence." })
+        : h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
     h("p", { class: "cdc-step", text: step }));
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
@@ -120,6 +121,24 @@ function headLine(view, ctx, message) {
     if (timer) box.append(timer);
   }
   return box;
+}
+
+const DECISION_TITLES = {
+  lancer: "lancer les dés", des: "saisir les dés", acheter: "acheter le Cul ?", siroter: "siroter ?",
+  parier_face: "parier sur le Sirotage", souffler: "choisir qui défier", grelottine: "lancer une Grelottine ?",
+  civet: "miser votre Civet ?", passe_grelot: "Passe-Grelot ?", parier_defi: "parier sur le défi",
+  annoncer_total: "annoncer un total", parier_total: "parier sur un total", boucliette: "Boucliette ?",
+};
+
+/** On a phone the decisions sit below the sheets: a pill says what is awaited and goes there. */
+function jumpToDecisions(view, ctx) {
+  if (ctx.message.status !== "live" || shared.active) return null;
+  const kinds = [...new Set((view.legal || []).map((l) => l.action.type))].filter((k) => DECISION_TITLES[k]);
+  if (!kinds.length) return null;
+  return h("button", {
+    type: "button", class: "jump-to-decisions",
+    onclick: () => document.getElementById("actions")?.scrollIntoView({ behavior: "smooth", block: "start" }),
+  }, `À vous : ${kinds.map((k) => DECISION_TITLES[k]).join(", ")} ↓`);
 }
 
 function newsStrip(ctx) {
@@ -219,6 +238,7 @@ export function render(board, view, ctx) {
   board.append(h("div", { class: `cdc${shared.active ? " shared-screen" : ""}` },
     headLine(view, ctx, ctx.message),
     diceTray(view, ctx),
+    jumpToDecisions(view, ctx),
     newsStrip(ctx),
     situation(view, ctx),
     sheets,
