@@ -110,9 +110,8 @@ function headLine(view, ctx, message) {
   const step = RACE_STEPS.has(view.step) ? "Course ouverte : criez le bon cri !" : view.step_label;
   const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) ? " race-open" : ""}` },
     h("div", { class: "cdc-turn" },
-      h("span", { class: "turn-no", text: view.over ? "Fin" : `Tour ${view.turn || 1}` }),
-      view.step === "ouverture" ? h("span", { class: "turn-who", text: "Chacun lance un dé : le plus petit commence." })
-        : h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
+      h("span", { class: "turn-no", text: view.over ? "Fin" : view.step === "ouverture" ? "Ouverture" : `Tour ${view.turn || 1}` }),
+      view.step === "ouverture" ? null : h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
     h("p", { class: "cdc-step", text: step }));
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
