@@ -411,6 +411,8 @@ class TableService:
                 await self._apply(table, deadline.seat, deadline.action, None)
             except (IllegalAction, TableError) as error:
                 log.warning("table %s: deadline action refused: %s", table.code, error)
+            except Exception:
+                log.exception("table %s: deadline action failed", table.code)
 
     async def _run_bots(self, table: LiveTable, version: int, seats: list[int]) -> None:
         loop = asyncio.get_running_loop()
@@ -440,6 +442,8 @@ class TableService:
                 await self._apply(table, best_seat, best.action, None)
             except (IllegalAction, TableError) as error:
                 log.warning("table %s: bot action refused: %s", table.code, error)
+            except Exception:
+                log.exception("table %s: bot action failed", table.code)
 
     async def _move_clock(self, table: LiveTable, version: int) -> None:
         """A person who lets the move clock run out gets a bot's move played for them."""

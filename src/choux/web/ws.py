@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,6 +28,7 @@ from choux.play.tables import LiveTable, Subscriber
 from choux.web.session import Sessions
 
 router = APIRouter()
+log = logging.getLogger("choux.web")
 
 MAX_MESSAGE = 4096
 CLIENT_TYPES = {"action", "sync", "ping", "pong"}
@@ -70,7 +72,12 @@ class Connection:
                 and sub.sent_meta == table.meta
             ):
                 continue
-            message = table.message(sub, full=self.full)
+            try:
+                message = table.message(sub, full=self.full)
+            except Exception:  # a game's view failed: say so rather than hang the page
+                log.exception("table %s: view for seat %s failed", table.code, sub.seat)
+                await self.send({"type": "error", "message": "Erreur du serveur."})
+                continue
             self.full = False
             await self.send(message)
 
@@ -183,5 +190,9 @@ async def handle_action(
         return
     except TableError as error:
         await refuse(conn, action_id, error.message)
+        return
+    except Exception:  # a bug in a game must not kill the socket nor change the table
+        log.exception("table %s: action %r failed", conn.table.code, message.get("action"))
+        await refuse(conn, action_id, "Ce coup n'a pas pu être joué (erreur du serveur).")
         return
     await conn.send({"type": "ack", "id": action_id, "version": version})

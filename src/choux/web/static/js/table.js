@@ -48,6 +48,8 @@ function receive(message) {
   } else if (message.type === "ack") {
     if (pending && pending.id === message.id) pending = null;
     root.classList.remove("busy");
+  } else if (message.type === "error") {
+    showNotice(message.message);
   } else if (message.type === "refused") {
     if (!message.id || (pending && pending.id === message.id)) pending = null;
     root.classList.remove("busy");
