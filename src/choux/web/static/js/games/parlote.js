@@ -255,6 +255,22 @@ function resultsTable(view, ctx) {
     h("table", {}, h("thead", {}, h("tr", {}, ["Donne", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))), "results");
 }
 
+const DECISION_TITLES = {
+  moi: "« moi ! » ?", encherir: "annoncer ou passer", coincher: "coincher ?", jouer: "jouer une carte",
+  contester: "contester ?", voter: "voter", arbitrer: "arbitrer",
+};
+
+/** The decisions sit below the table: a pill says what is awaited and goes there. */
+function jumpToDecisions(view, ctx) {
+  if (ctx.message.status !== "live") return null;
+  const kinds = [...new Set((view.legal || []).map((l) => l.action.type))].filter((k) => DECISION_TITLES[k]);
+  if (!kinds.length) return null;
+  return h("button", {
+    type: "button", class: "jump-to-decisions",
+    onclick: () => document.getElementById("actions")?.scrollIntoView({ behavior: "smooth", block: "start" }),
+  }, `À vous : ${kinds.map((k) => DECISION_TITLES[k]).join(", ")} ↓`);
+}
+
 export function render(board, view, ctx) {
   resetCountdowns();
   // the actions box is redrawn after the board: remember whether the player was typing
@@ -262,6 +278,8 @@ export function render(board, view, ctx) {
   if (active && active.matches && active.matches("textarea[name=argument]")) draft.focused = true;
   const groups = byType(view.legal);
   const root = h("div", { class: "parlote" }, header(view, ctx));
+  const jump = jumpToDecisions(view, ctx);
+  if (jump) root.append(jump);
   if (view.phase === "liar") {
     root.append(h("section", { class: "panel-dark liar" },
       h("p", { class: "big-question", text: "Qui a menti en dernier ? Le premier piocheur est tiré parmi les « moi ! »." }),
