@@ -19,6 +19,14 @@ from choux.web.templating import render, render_error
 
 router = APIRouter()
 
+LEVEL_LABELS = {
+    "random": "au hasard",
+    "greedy": "gourmand",
+    "expert": "expert",
+    "easy": "facile",
+    "medium": "moyen",
+    "hard": "difficile",
+}
 CLOCK_LABELS = {0: "sans pendule", 30: "30 s", 60: "1 min", 120: "2 min", 300: "5 min"}
 
 
@@ -142,7 +150,7 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
             "players": list(range(game.min_players, game.max_players + 1)),
             "default_players": game.min_players,
             "seats": list(range(game.max_players)),
-            "levels": levels,
+            "levels": [(lv, LEVEL_LABELS.get(lv, lv)) for lv in levels],
             "default_level": preferred_level(game),
             "clocks": [(c, CLOCK_LABELS[c]) for c in CLOCK_CHOICES],
             "name": session_of(request).name,
