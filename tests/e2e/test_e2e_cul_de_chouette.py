@@ -359,6 +359,15 @@ def test_shared_screen_two_players_on_one_tablet_and_a_phone(tmp_path: Path) -> 
         tablet.wait_for_selector(f'.sheet[data-seat="{B}"] .sheet-shouts')
         tablet.wait_for_selector(f'.sheet[data-seat="{A}"] .sheet-shouts')
         shoot(tablet, "cdc-shared-tablet")
+        # the phone cannot borrow a seat of the tablet: its ?seat=0 socket is a spectator's
+        borrowed = phone.evaluate(
+            """() => new Promise((resolve) => {
+                const ws = new WebSocket(`ws://${location.host}${location.pathname}/ws?seat=0`);
+                ws.onmessage = (e) => { const m = JSON.parse(e.data);
+                    if (m.type === "state") { ws.close(); resolve([m.seat, m.view.legal.length]); } };
+            })"""
+        )
+        assert borrowed == [None, 0]
         raced = bevue_done = False
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and current(tablet)["status"] != "over":
