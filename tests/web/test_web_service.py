@@ -235,3 +235,27 @@ async def test_service_refuses_unknown_games_and_bad_options(sqlite_url: str) ->
     finally:
         await store.close()
     await asyncio.sleep(0)
+
+
+async def test_one_bad_append_in_a_batch_does_not_sink_the_others(
+    sqlite_url: str, course: str
+) -> None:
+    store = Store(sqlite_url)
+    await store.open()
+    try:
+        service = TableService(settings(sqlite_url), store)
+        specs = [SeatSpec("human"), SeatSpec("human")]
+        one, _ = await service.create(course, 2, {}, specs, creator="Alice")
+        two, _ = await service.create(course, 2, {}, specs, creator="Alice")
+        results = await asyncio.gather(
+            store.append_action(one.row.id, 1, 0, {"type": "add", "n": 1}, None),
+            store.append_action(two.row.id, 5, 0, {"type": "add", "n": 1}, None),  # wrong version
+            return_exceptions=True,
+        )
+        assert results[0] is None and isinstance(results[1], VersionConflict)
+        row_one, row_two = await store.load_table(one.code), await store.load_table(two.code)
+        assert row_one is not None and row_one.version == 1 and len(row_one.actions) == 1
+        assert row_two is not None and row_two.version == 0 and not row_two.actions
+        await service.stop()
+    finally:
+        await store.close()

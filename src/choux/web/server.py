@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uvicorn
+from sqlalchemy.engine import make_url
 
 from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
@@ -12,12 +13,14 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     settings = Settings(database_url=database_url or default_database_url())
     app = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"Choux est servi sur http://{shown}:{port}/  (base : {settings.database_url})")
+    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    print(f"Choux est servi sur http://{shown}:{port}/  (base : {database})", flush=True)
     uvicorn.run(
         app,
         host=host,
         port=port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # views are a few KB: compressing costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         log_level="warning",
