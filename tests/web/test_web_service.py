@@ -259,3 +259,15 @@ async def test_one_bad_append_in_a_batch_does_not_sink_the_others(
         await service.stop()
     finally:
         await store.close()
+
+
+def test_finished_tables_leave_memory_and_reload_on_demand(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, evict_seconds=0.1) as c:
+        code = create_table(c, course, ["bot:random", "bot:random"], None)
+        service = c.app.state.service
+        table = service.tables[code]
+        wait_for(lambda: table.status == "over")
+        wait_for(lambda: code not in service.tables)
+        state = c.get(f"/t/{code}/etat.json").json()
+        assert state["status"] == "over" and state["result"] is not None
+        assert state["record_id"] == table.record_id

@@ -360,6 +360,7 @@ class TableService:
         if record is not None:
             table.row.status = "over"
             table.record_id = record_id
+            self._spawn(table, "evict", self._evict_later(table))
             outcome = new.outcome()
             if outcome is not None:
                 table.log.append((seq, f"Partie terminée : {outcome.reason}"))
@@ -465,6 +466,14 @@ class TableService:
                     await self._apply(table, seat, move.action, None)
                 except (IllegalAction, TableError) as error:
                     log.warning("table %s: clock move refused: %s", table.code, error)
+                return
+
+    async def _evict_later(self, table: LiveTable) -> None:
+        """A finished table leaves memory once nobody watches it (it reloads on demand)."""
+        while True:
+            await asyncio.sleep(self.settings.evict_seconds)
+            if not table.subscribers:
+                self.tables.pop(table.code, None)
                 return
 
     # ------------------------------------------------------------------ presence

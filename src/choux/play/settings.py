@@ -41,4 +41,6 @@ class Settings:
     )
     #: multiplies every game window (tests and demos shorten the pauses between deals)
     deadline_scale: float = field(default_factory=lambda: _float_env("CHOUX_DEADLINE_SCALE", 1.0))
+    #: seconds a finished table stays in memory once nobody watches it
+    evict_seconds: float = field(default_factory=lambda: _float_env("CHOUX_EVICT_SECONDS", 600))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

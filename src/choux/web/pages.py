@@ -209,7 +209,10 @@ async def table_page(request: Request, code: str) -> Response:
     session = session_of(request)
     if seat is None and table.row.prev_code and table.status == "open":
         # a rematch: whoever sat at the previous table gets the same seat back
-        previous = service.tables.get(table.row.prev_code)
+        try:
+            previous: LiveTable | None = await service.get(table.row.prev_code)
+        except TableError:
+            previous = None
         entry = session.seat_at(table.row.prev_code)
         if previous is not None and entry is not None:
             old = previous.seat_for_token(*entry)
