@@ -208,6 +208,12 @@ def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
         assert "atteint" in pb.locator("#log").inner_text()
         shoot(pa, "cdc-over-desktop", full_page=True)
         shoot(pb, "cdc-over-phone", full_page=True)
+        # the replay draws the same interface, move by move
+        pa.locator("#replay-link").click()
+        pa.wait_for_selector(".cdc-sheets")
+        pa.click("#last")
+        pa.wait_for_selector(".sheet.winner")
+        shoot(pa, "cdc-replay-desktop")
         assert not errors, errors
     assert time.monotonic() - started < 90
 

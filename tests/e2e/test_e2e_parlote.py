@@ -146,5 +146,10 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
             shoot(page, f"parlote-over-{size}", full_page=True)
         pb.locator(".memo summary").click()
         shoot(pb, "parlote-memo-phone")
+        pa.locator("#replay-link").click()
+        pa.wait_for_selector(".parlote .parlote-head")
+        pa.click("#last")
+        pa.wait_for_selector(".parlote .recap")
+        shoot(pa, "parlote-replay-desktop")
         assert not errors, errors
     assert time.monotonic() - started < 90

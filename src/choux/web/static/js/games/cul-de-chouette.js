@@ -191,7 +191,7 @@ function sheet(view, s, ctx, bevueBy) {
   const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
   const declarer = bevueBy.get(s.seat);
   const canBevue = declarer !== undefined;
-  const bevue = view.over ? null : pressButton({
+  const bevue = view.over || ctx.replay ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
     title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
@@ -218,7 +218,14 @@ function sheet(view, s, ctx, bevueBy) {
     own);
 }
 
+/** The replay page draws views without a live message: give it a quiet one. */
+function normalise(ctx, view) {
+  if (ctx.message) return ctx;
+  return { ...ctx, message: { view, status: "replay", log: [], deadline: null, version: -1, full: true } };
+}
+
 export function render(board, view, ctx) {
+  ctx = normalise(ctx, view);
   resetCountdowns();
   news.update(ctx.message);
   lastCtx = ctx;
@@ -238,7 +245,7 @@ export function render(board, view, ctx) {
     headLine(view, ctx, ctx.message),
     diceTray(view, ctx),
     jumpToDecisions(view, ctx),
-    newsStrip(ctx),
+    ctx.replay ? null : newsStrip(ctx),
     situation(view, ctx),
     sheets,
     h("p", { class: "cdc-target", text: `Premier à ${view.target} points sur ses propres dés. Gains hors de son tour plafonnés à ${view.cap}.` })));
@@ -324,6 +331,7 @@ function diceEntry(count, ctx, title) {
 }
 
 export function renderActions(box, legal, ctx) {
+  if (!ctx.message) return;
   const view = ctx.message.view;
   if (!shared.active) {
     if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, byType(legal), ctx));

@@ -271,7 +271,14 @@ function jumpToDecisions(view, ctx) {
   }, `À vous : ${kinds.map((k) => DECISION_TITLES[k]).join(", ")} ↓`);
 }
 
+/** The replay page draws views without a live message: give it a quiet one. */
+function normalise(ctx, view) {
+  if (ctx.message) return ctx;
+  return { ...ctx, message: { view, status: "replay", log: [], deadline: null, version: -1, full: true } };
+}
+
 export function render(board, view, ctx) {
+  ctx = normalise(ctx, view);
   resetCountdowns();
   // the actions box is redrawn after the board: remember whether the player was typing
   const active = document.activeElement;
@@ -297,6 +304,7 @@ export function render(board, view, ctx) {
       ? h("section", { class: "hand-preview panel-dark" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c))))
       : null,
   ];
+  if (ctx.replay) parts.push(recapPanel(view, ctx), resultsTable(view, ctx));
   for (const part of parts) if (part) root.append(part);
   board.append(root);
 }
@@ -398,6 +406,7 @@ function windowControls(view, groups, ctx) {
 }
 
 export function renderActions(box, legal, ctx) {
+  if (!ctx.message) return;
   const view = ctx.message.view;
   const groups = byType(legal);
   redraw = () => { box.replaceChildren(); renderActions(box, legal, ctx); };
