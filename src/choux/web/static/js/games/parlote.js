@@ -71,7 +71,7 @@ function header(view, ctx) {
     h("strong", { text: String(view.scores[team]) }));
   const box = h("header", { class: "parlote-head" },
     h("div", { class: "parlote-phase" },
-      h("span", { class: "deal-no", text: view.phase === "over" ? "Partie terminée" : `Donne ${view.deal_number}` }),
+      h("span", { class: "deal-no", text: view.phase === "over" ? "Fin" : `Donne ${view.deal_number}` }),
       h("span", { text: view.phase_label }),
       view.reader !== null ? h("span", { class: "reader" }, "piocheur : ", h("strong", { text: names[view.reader] })) : null),
     h("div", { class: "team-scores" }, score(0), h("span", { class: "vs", text: `objectif ${view.target}` }), score(1)));
