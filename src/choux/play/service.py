@@ -377,6 +377,7 @@ class TableService:
         for name in ("deadline", "bots", "move"):
             self._cancel(table, name)
         table.deadline_at = None
+        table.move_at = None
         if table.status != "live" or self._closing:
             return
         deadline = table.state.deadline()
@@ -389,6 +390,7 @@ class TableService:
         if bot_actors:
             self._spawn(table, "bots", self._run_bots(table, table.version, bot_actors))
         if table.row.clock and any(table.seats[s].kind == "human" for s in actors):
+            table.move_at = time.time() + table.row.clock
             self._spawn(table, "move", self._move_clock(table, table.version))
 
     def _spawn(self, table: LiveTable, name: str, coro: Any) -> None:

@@ -63,6 +63,7 @@ class LiveTable:
     #: bumped when seats or status change without an action (joins, replacements)
     meta: int = 0
     deadline_at: float | None = None  # wall-clock time when the open window closes
+    move_at: float | None = None  # wall-clock time when the move clock plays for a person
 
     @property
     def code(self) -> str:
@@ -156,6 +157,9 @@ class LiveTable:
             "next_code": self.row.next_code,
             "deadline": (
                 max(0.0, self.deadline_at - time.time()) if self.deadline_at is not None else None
+            ),
+            "move_clock": (
+                max(0.0, self.move_at - time.time()) if self.move_at is not None else None
             ),
         }
         sub.sent_version = self.version

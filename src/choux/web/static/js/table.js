@@ -150,8 +150,9 @@ function statusLine() {
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = text;
   clearInterval(statusLine.timer);
-  if (current.deadline !== null && current.deadline !== undefined && current.status === "live") {
-    const ends = Date.now() + current.deadline * 1000;
+  const left = current.deadline ?? current.move_clock;
+  if (left !== null && left !== undefined && current.status === "live") {
+    const ends = Date.now() + left * 1000;
     const clock = h("span", { class: "countdown" });
     line.append(" ", clock);
     const tick = () => {
