@@ -131,7 +131,7 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
                     shoot(page, f"parlote-rejected-{size}")
                     # the HTML of the argument is only ever text, never an element
                     assert page.locator(".parlote img, .parlote script").count() == 0
-            pa.wait_for_timeout(100)
+            pa.wait_for_timeout(40)
         assert current(pa)["status"] == "over", "the game reached its end"
         log = pa.locator("#log").inner_text()
         assert script.coinched and "coinche" in log.lower()
