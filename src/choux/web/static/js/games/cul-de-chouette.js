@@ -75,7 +75,9 @@ function diceTray(view, ctx) {
   const changed = key !== shownKey;
   const prefix = shownDice.length <= dice.length && shownDice.every((d, i) => d === dice[i]);
   const tray = h("div", { class: `dice-tray${faded ? " faded" : ""}` });
-  const triple = (view.chouettes || []).length === 2 || dice.length === 3;
+  // the two Chouettes and the Cul of the turn (challenges, tie-breaks and re-rolls are plain dice)
+  const turnDice = !view.challenge && !view.tiebreak && view.step !== "bleu_rouge_jet" && !(view.bleu_rouge && view.bleu_rouge.announced);
+  const triple = turnDice && ((view.chouettes || []).length === 2 || dice.length === 3);
   const slots = Math.max(3, dice.length);
   for (let i = 0; i < slots; i++) {
     const fresh = changed && !faded && dice[i] !== undefined && (!prefix || i >= shownDice.length);
