@@ -226,8 +226,20 @@ function normalise(ctx, view) {
   return { ...ctx, message: { view, status: "replay", log: [], deadline: null, version: -1, full: true } };
 }
 
+let raceBuzzed = "";
+
+/** A phone buzzes briefly when a race opens: the shout must come fast. */
+function buzzOnRace(view, ctx) {
+  const key = view.race ? `${view.turn}:${view.race.kind}` : "";
+  if (key && key !== raceBuzzed && ctx.message.status === "live" && ctx.seat !== null && navigator.vibrate) {
+    try { navigator.vibrate(60); } catch (error) { /* not allowed before a first touch */ }
+  }
+  raceBuzzed = key;
+}
+
 export function render(board, view, ctx) {
   ctx = normalise(ctx, view);
+  buzzOnRace(view, ctx);
   resetCountdowns();
   news.update(ctx.message);
   lastCtx = ctx;
