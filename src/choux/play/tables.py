@@ -62,6 +62,7 @@ class LiveTable:
     record_id: int | None = None
     #: bumped when seats or status change without an action (joins, replacements)
     meta: int = 0
+    _views: dict[int | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
     deadline_at: float | None = None  # wall-clock time when the open window closes
     move_at: float | None = None  # wall-clock time when the move clock plays for a person
 
@@ -99,6 +100,16 @@ class LiveTable:
 
     def open_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "open"]
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view at the current version, built once and shared by its sockets."""
+        key = (seat, self.version, id(self.state))
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = self.state.view(seat)
+        self._views[seat] = (key, view)
+        return view
 
     def wake_all(self) -> None:
         for sub in self.subscribers:
@@ -148,7 +159,7 @@ class LiveTable:
             "status": self.status,
             "seat": seat,
             "seats": self.seats_json(),
-            "view": self.state.view(seat),
+            "view": self.view_for(seat),
             "log_from": start,
             "log_to": len(self.log),
             "log": lines,
