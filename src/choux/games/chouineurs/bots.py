@@ -105,7 +105,7 @@ def expected_points(bet: int, won: int, rates: Sequence[float]) -> float:
         top = len(row) - 1
         dist = trick_distribution(rates)
         value = sum(mass * row[min(won + k, top)] for k, mass in enumerate(dist))
-        if len(_EXPECTED) > 300_000:
+        if len(_EXPECTED) > 20_000:  # about 5 MB at most
             _EXPECTED.clear()
         _EXPECTED[key] = value
     return value
