@@ -108,6 +108,32 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+class QuickBot:
+    """A table's bot whose human-like delays are shortened (tests only)."""
+
+    def __init__(self, bot: Any, factor: float) -> None:
+        self.bot = bot
+        self.factor = factor
+
+    def choose(self, state: Any, seat: int) -> Any:
+        import dataclasses
+
+        move = self.bot.choose(state, seat)
+        return None if move is None else dataclasses.replace(move, delay=move.delay * self.factor)
+
+
+def quicken_bots(server: LiveServer, invite: str, factor: float) -> None:
+    """Shorten the bots' delays at the table of `invite` (a short game for the tests)."""
+    code = invite.rstrip("/").rsplit("/", 1)[1]
+
+    async def wrap() -> None:
+        table = server.service.tables[code]
+        for seat, bot in list(table.bots.items()):
+            table.bots[seat] = QuickBot(bot, factor)
+
+    server.call(wrap())
+
+
 def create_table(
     page: Any,
     base: str,

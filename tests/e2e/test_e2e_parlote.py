@@ -7,11 +7,23 @@ Berthe contests it and the vote rejects it; an argument over 280 characters is r
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
-from e2e_tables import DESKTOP, PHONE, chromium, create_table, current, join, live_server, shoot
+from e2e_tables import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    create_table,
+    current,
+    join,
+    live_server,
+    quicken_bots,
+    shoot,
+)
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 A, B = 0, 1  # opponents: teams are [0, 2] and [1, 3]
 EVIL_NAME = "<i>Berthe</i>"
@@ -31,6 +43,12 @@ class Script:
             self.shots.add(name)
             page.evaluate("window.scrollTo(0, 0)")
             shoot(page, name)
+
+
+def click(page: Any, selector: str) -> None:
+    """Click if the button is still there: bots may close a window first."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.click(selector, timeout=1500)
 
 
 def visible(page: Any, selector: str) -> bool:
@@ -58,27 +76,27 @@ def step(page: Any, seat: int, script: Script, size: str) -> None:
     if phase in ("draw", "bidding", "play"):
         script.shot(page, f"parlote-{phase}{'-' + window['kind'] if window else ''}-{size}")
     if visible(page, "[data-action=moi]"):
-        page.click("[data-action=moi]")
+        click(page, "[data-action=moi]")
     elif visible(page, ".pile.drawable"):
-        page.locator(".pile.drawable").first.click()
+        click(page, ".pile.drawable")
     elif phase == "bidding":
         high_team = None if high is None else high["seat"] % 2
         if seat == B and visible(page, "[data-action=coincher]") and high_team == 0:
-            page.click("[data-action=coincher]")
+            click(page, "[data-action=coincher]")
             script.coinched = True
         elif seat == A and visible(page, ".bid-form") and high_team != 0:
-            page.click(".bid-form button[type=submit]")
+            click(page, ".bid-form button[type=submit]")
         elif visible(page, "[data-action=passer]"):
-            page.click("[data-action=passer]")
+            click(page, "[data-action=passer]")
     elif window and window["kind"] == "contest" and visible(page, "[data-action=contester]"):
         if seat == B and window["author"] == A and window["play"]["argument"].startswith("<img"):
-            page.click("[data-action=contester]")
+            click(page, "[data-action=contester]")
             script.contested = True
         else:
-            page.click("[data-action=laisser]")
+            click(page, "[data-action=laisser]")
     elif window and window["kind"] == "vote" and visible(page, "[data-action=voter]"):
         against = window["author"] == A and window["play"]["argument"].startswith("<img")
-        page.locator(f"[data-action=voter][data-counts={'false' if against else 'true'}]").click()
+        click(page, f"[data-action=voter][data-counts={'false' if against else 'true'}]")
     elif visible(page, "button.pcard.playable"):
         if seat == A and not script.too_long_tried:
             play_card(page, "Trop bavard ! " * 25)  # 350 characters: refused, nothing played
@@ -112,6 +130,7 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
             {A: "human", B: "human", 2: "bot:greedy", 3: "bot:random"},
             {"target": "100", "play_seconds": "15", "mode": '"jury"'},
         )
+        quicken_bots(server, invite, 0.4)  # bots think for 0.4 of a person's time
         join(pb, invite, EVIL_NAME, B)
         script = Script()
         rejected_seen = False

@@ -400,7 +400,7 @@ function windowControls(view, groups, ctx) {
   for (const item of items) {
     const a = item.action;
     const cls = a.type === "contester" || (a.counts === false) ? "button against" : a.type === "laisser" ? "button" : "button primary";
-    row.append(pressButton({ class: cls, dataset: { action: a.type, counts: a.counts === undefined ? undefined : String(a.counts) } }, () => ctx.act(a), item.label));
+    row.append(pressButton({ class: cls, dataset: a.counts === undefined ? { action: a.type } : { action: a.type, counts: String(a.counts) } }, () => ctx.act(a), item.label));
   }
   return h("section", { class: "window-controls action-panel" }, h("h3", { text: "À vous de trancher" }), row);
 }
