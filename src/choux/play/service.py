@@ -32,6 +32,7 @@ from choux.engine.base import (
 )
 from choux.engine.record import Record
 from choux.play.names import BadName, bot_name, clean_name
+from choux.play.pubsub import LocalPubSub, RedisPubSub
 from choux.play.settings import Settings
 from choux.play.store import SeatRow, Store, TableRow, VersionConflict
 from choux.play.tables import LiveTable, Subscriber, hash_token
@@ -81,11 +82,15 @@ class TableService:
         self.tables: dict[str, LiveTable] = {}
         self.pool = ThreadPoolExecutor(max(1, settings.bot_threads), "choux-bot")
         self._closing = False
+        self.pubsub: LocalPubSub | RedisPubSub = (
+            RedisPubSub(settings.redis_url) if settings.redis_url else LocalPubSub()
+        )
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         """Rebuild every table that is not over from its action log, then resume it."""
+        await self.pubsub.start(self._on_remote_change)
         for row in await self.store.load_tables(("open", "live")):
             try:
                 table = self._rebuild(row)
@@ -101,6 +106,7 @@ class TableService:
 
     async def stop(self) -> None:
         self._closing = True
+        await self.pubsub.stop()
         for table in self.tables.values():
             for task in list(table.tasks.values()):
                 task.cancel()
@@ -149,7 +155,44 @@ class TableService:
         if row.status == "over":
             table.record_id = await self.store.record_id_for_table(row.id)
         self.tables[code] = table
+        if table.status == "live":  # created by another process: clocks and bots here too
+            self._after_change(table)
         return table
+
+    # ------------------------------------------------------------------ several processes
+
+    async def _on_remote_change(self, code: str) -> None:
+        """Another process changed table `code`: catch up from the store if we hold it."""
+        table = self.tables.get(code)
+        if table is not None:
+            async with table.lock:
+                await self._catch_up(table)
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Under the lock: seats, status and the actions this copy has not seen yet."""
+        row = await self.store.load_table(table.code, since=table.version)
+        if row is None:
+            return
+        before = (table.version, table.row.status)
+        table.row.seats = row.seats
+        table.row.status = row.status
+        table.row.next_code = row.next_code
+        self._make_bots(table)
+        for seat, data, client_id in row.actions:
+            action = table.game.action_from_json(data)
+            seq = table.version + 1
+            table.log.extend((seq, e) for e in table.state.apply(seat, action))
+            table.actions.append((seat, action.to_json()))
+            table.version = seq
+            if client_id:
+                table.client_ids[(seat, client_id)] = seq
+        if table.status == "over" and table.record_id is None:
+            table.record_id = await self.store.record_id_for_table(table.row.id)
+        table.meta += 1
+        if (table.version, table.row.status) != before:
+            self._after_change(table)  # re-arm clocks and bots for the new version
+        else:
+            table.wake_all()
 
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
@@ -246,8 +289,11 @@ class TableService:
                 raise TableError("Ce pseudonyme est déjà pris à cette table.", 409)
             token = secrets.token_urlsafe(18)
             row = table.seats[seat]
-            row.kind, row.name, row.token_hash = "human", clean, hash_token(token)
-            await self.store.update_seat(table.row.id, row)
+            claimed = SeatRow(seat, "human", clean, None, hash_token(token))
+            if not await self.store.claim_seat(table.row.id, claimed):
+                await self._catch_up(table)
+                raise TableError("Cette place vient d'être prise.", 409)
+            row.kind, row.name, row.token_hash = "human", clean, claimed.token_hash
             table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
             if not table.open_seats() and table.status == "open":
                 await self.store.set_status(table.row.id, "live")
@@ -259,6 +305,7 @@ class TableService:
                         self._arm_grace(table, other.seat)
             table.meta += 1
             table.wake_all()
+            await self.pubsub.publish(table.code)
             return seat, token
 
     async def replace_with_bot(self, table: LiveTable, seat: int, reason: str) -> None:
@@ -278,6 +325,7 @@ class TableService:
             if table.status == "live":
                 self._after_change(table)
             table.wake_all()
+            await self.pubsub.publish(table.code)
 
     async def rematch(self, table: LiveTable, seat: int) -> LiveTable:
         """The same table again: same game, options and bots, same person at `seat`."""
@@ -300,6 +348,7 @@ class TableService:
             table.row.next_code = new.code
             table.meta += 1
             table.wake_all()
+            await self.pubsub.publish(table.code)
             return new
 
     async def claim(self, table: LiveTable, seat: int, name: str) -> str:
@@ -327,7 +376,25 @@ class TableService:
     async def _apply(
         self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
     ) -> None:
-        """Validate on a copy, persist, then swap: a failure anywhere changes nothing."""
+        """Validate on a copy, persist, then swap: a failure anywhere changes nothing.
+
+        If another process wrote first (version conflict), catch up and try once more: the
+        action is validated again against the newer state."""
+        try:
+            await self._apply_once(table, seat, action, client_id)
+        except VersionConflict:
+            await self._catch_up(table)
+            if client_id is not None and (seat, client_id) in table.client_ids:
+                return
+            try:
+                await self._apply_once(table, seat, action, client_id)
+            except VersionConflict as error:
+                raise TableError("La table a changé entre-temps : réessayez.", 409) from error
+        await self.pubsub.publish(table.code)
+
+    async def _apply_once(
+        self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
+    ) -> None:
         new = table.state.clone()
         events = new.apply(seat, action)
         seq = table.version + 1
@@ -345,12 +412,7 @@ class TableService:
             )
             rec.close(new)
             record = rec.to_json()
-        try:
-            record_id = await self.store.append_action(
-                table.row.id, seq, seat, data, client_id, record
-            )
-        except VersionConflict as error:
-            raise TableError("La table a changé entre-temps : réessayez.", 409) from error
+        record_id = await self.store.append_action(table.row.id, seq, seat, data, client_id, record)
         table.state = new
         table.version = seq
         table.actions.append((seat, data))

@@ -41,6 +41,8 @@ class Settings:
     )
     #: multiplies every game window (tests and demos shorten the pauses between deals)
     deadline_scale: float = field(default_factory=lambda: _float_env("CHOUX_DEADLINE_SCALE", 1.0))
+    #: Redis URL to run several server processes on one PostgreSQL database ("" = one process)
+    redis_url: str = field(default_factory=lambda: os.environ.get("CHOUX_REDIS_URL", ""))
     #: seconds a finished table stays in memory once nobody watches it
     evict_seconds: float = field(default_factory=lambda: _float_env("CHOUX_EVICT_SECONDS", 600))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

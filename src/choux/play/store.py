@@ -305,6 +305,20 @@ class Store:
                 )
             )
 
+    async def claim_seat(self, table_id: int, seat: SeatRow) -> bool:
+        """Give a free seat to a person; False if another process took it first."""
+        async with self.db.begin() as conn:
+            result = await conn.execute(
+                update(seats_t)
+                .where(
+                    seats_t.c.table_id == table_id,
+                    seats_t.c.seat == seat.seat,
+                    seats_t.c.kind == "open",
+                )
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+            )
+            return bool(result.rowcount == 1)
+
     async def set_status(self, table_id: int, status: str) -> None:
         async with self.db.begin() as conn:
             await conn.execute(
@@ -424,14 +438,15 @@ class Store:
             ).all()
             return [await self._complete(conn, r) for r in rows]
 
-    async def load_table(self, code: str) -> TableRow | None:
+    async def load_table(self, code: str, since: int = 0) -> TableRow | None:
+        """A table with its seats and its actions after `since` (all of them by default)."""
         async with self.db.connect() as conn:
             row = (await conn.execute(select(tables_t).where(tables_t.c.code == code))).first()
             if row is None:
                 return None
-            return await self._complete(conn, row)
+            return await self._complete(conn, row, since)
 
-    async def _complete(self, conn: Any, r: Any) -> TableRow:
+    async def _complete(self, conn: Any, r: Any, since: int = 0) -> TableRow:
         table = TableRow(
             id=r.id,
             code=r.code,
@@ -453,7 +468,9 @@ class Store:
             SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host)) for s in seats
         ]
         actions = await conn.execute(
-            select(actions_t).where(actions_t.c.table_id == r.id).order_by(actions_t.c.seq)
+            select(actions_t)
+            .where(actions_t.c.table_id == r.id, actions_t.c.seq > since)
+            .order_by(actions_t.c.seq)
         )
         table.actions = [(a.seat, json.loads(a.action), a.client_id) for a in actions]
         return table

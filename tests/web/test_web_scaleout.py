@@ -1,0 +1,92 @@
+"""Several server processes on one PostgreSQL database, told of changes through Redis."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, create_table, join, other, postgres_problem, postgres_schema
+
+from choux.engine.base import NotYourTurn
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition never became true")
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: scale-out test skipped")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.postgres
+def test_two_processes_serve_the_same_table(course: str) -> None:
+    problem = postgres_problem()
+    if problem:
+        pytest.skip(problem)
+    with (
+        redis_server() as redis_url,
+        postgres_schema() as db,
+        client(db, redis_url=redis_url) as a,
+        client(db, redis_url=redis_url) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        assert join(b, code, "Bob").status_code == 303  # on the other process
+        table_a = a.app.state.service.tables[code]
+        table_b = b.app.state.service.tables[code]
+        wait_for(lambda: table_a.status == "live")
+        service_a, service_b = a.app.state.service, b.app.state.service
+        a.portal.call(service_a.act, table_a, 0, {"type": "add", "n": 2}, "a1")
+        wait_for(lambda: table_b.version == 1)
+        b.portal.call(service_b.act, table_b, 1, {"type": "add", "n": 1}, "b1")
+        wait_for(lambda: table_a.version == 2)
+        assert table_a.state.total == table_b.state.total == 3
+        assert [s.name for s in table_a.seats] == ["Alice", "Bob"]
+
+
+def test_a_write_by_another_process_is_caught_up_then_the_action_rechecked(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        join(other(c), code, "Bob")
+        service = c.app.state.service
+        table = service.tables[code]
+        store = service.store
+        # "another process" appends Alice's move behind this one's back
+        c.portal.call(store.append_action, table.row.id, 1, 0, {"type": "add", "n": 1}, "x")
+        assert table.version == 0
+        with pytest.raises(NotYourTurn):  # checked again against the newer state
+            c.portal.call(service.act, table, 0, {"type": "add", "n": 2}, "y")
+        assert table.version == 1 and table.state.total == 1
+        c.portal.call(service.act, table, 1, {"type": "add", "n": 2}, "z")
+        assert table.version == 2 and table.state.total == 3
