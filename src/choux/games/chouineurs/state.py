@@ -781,6 +781,7 @@ class ChouineursState(State):
         ends, keeping the colours a player has shown to lack (`voids`) out of its hand, and
         re-draw others' hidden choices before the reveal."""
         twin = self.clone()
+        twin.rng = random.Random(rng.getrandbits(64))  # future deals are unknown too
         unseen: list[int] = []
         others = [s for s in range(self.n) if s != seat]
         for s in others:
