@@ -13,6 +13,7 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 log = logging.getLogger("choux.pubsub")
 
@@ -41,22 +42,20 @@ class RedisPubSub:
         self.url = url
         self.origin = uuid.uuid4().hex
         self.task: asyncio.Task[None] | None = None
-        self.client: object | None = None
+        self.client: Any = None
 
     async def start(self, handler: Handler) -> None:
         import redis.asyncio as redis
 
         self.client = redis.from_url(self.url)
-        pubsub = self.client.pubsub()  # type: ignore[attr-defined]
+        pubsub = self.client.pubsub()
         await pubsub.subscribe(CHANNEL)
         self.task = asyncio.get_running_loop().create_task(self._listen(pubsub, handler))
 
-    async def _listen(self, pubsub: object, handler: Handler) -> None:
+    async def _listen(self, pubsub: Any, handler: Handler) -> None:
         while True:
             try:
-                message = await pubsub.get_message(  # type: ignore[attr-defined]
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is None:
                     continue
                 data = json.loads(message["data"])
@@ -72,9 +71,7 @@ class RedisPubSub:
         if self.client is None:
             return
         try:
-            await self.client.publish(  # type: ignore[attr-defined]
-                CHANNEL, json.dumps({"origin": self.origin, "code": code})
-            )
+            await self.client.publish(CHANNEL, json.dumps({"origin": self.origin, "code": code}))
         except Exception:
             log.warning("could not publish a change of table %s", code)
 
@@ -85,4 +82,4 @@ class RedisPubSub:
                 await self.task
         if self.client is not None:
             with contextlib.suppress(Exception):
-                await self.client.aclose()  # type: ignore[attr-defined]
+                await self.client.aclose()

@@ -271,7 +271,9 @@ class Store:
                     updated_at=now,
                 )
             )
-            table_id = int(result.inserted_primary_key[0])
+            key = result.inserted_primary_key
+            assert key is not None
+            table_id = int(key[0])
             await conn.execute(
                 insert(seats_t),
                 [
@@ -426,7 +428,9 @@ class Store:
                 finished_at=now,
             )
         )
-        return int(result.inserted_primary_key[0])
+        key = result.inserted_primary_key
+        assert key is not None
+        return int(key[0])
 
     # ------------------------------------------------------------------ loading
 

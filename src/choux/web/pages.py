@@ -125,7 +125,8 @@ def parse_option(option: Option, raw: str | None) -> JSON:
         except ValueError as error:
             raise TableError(f"L'option « {option.label} » attend un nombre.") from error
     try:
-        return json.loads(raw)  # type: ignore[no-any-return]
+        value: JSON = json.loads(raw)
+        return value
     except json.JSONDecodeError as error:
         raise TableError(f"Valeur impossible pour « {option.label} ».") from error
 
@@ -361,7 +362,9 @@ def replay_steps(record: Record, viewer: int | None = None) -> list[dict[str, An
     game = games.get(record.game)
     state = game.new(record.players, record.seed, record.options)
     names = record.names or [f"Place {i + 1}" for i in range(record.players)]
-    steps = [{"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}]
+    steps: list[dict[str, Any]] = [
+        {"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}
+    ]
     for seat, data in record.actions:
         action = game.action_from_json(data)
         events = state.apply(seat, action)
