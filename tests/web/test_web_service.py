@@ -59,6 +59,9 @@ def test_restart_rebuilds_live_tables_from_the_action_log(db_url: str, course: s
                 message = wa.receive_json()
             assert message["version"] == 1
         assert c2.app.state.service.tables[code].state.total == 3
+        # the lobby lists restored tables next to new ones
+        create_table(c2, course, ["human", "bot:random"], "Carole")
+        assert c2.get("/").status_code == 200
 
 
 def test_deadline_applies_the_timeout_action_once(db_url: str, course: str) -> None:

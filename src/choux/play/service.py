@@ -197,7 +197,7 @@ class TableService:
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
         rows = [t for t in self.tables.values() if t.status in ("open", "live")]
-        return sorted(rows, key=lambda t: t.row.created_at or 0, reverse=True)
+        return sorted(rows, key=lambda t: t.row.id, reverse=True)
 
     # ------------------------------------------------------------------ creation & seats
 
