@@ -92,6 +92,7 @@ def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) ->
         ("x" * 25, "trop long"),
         ("alice", "déjà pris"),
         ("bad\u0000name", "invisibles"),
+        ("{p0}", "accolades"),
     ],
 )
 def test_bad_pseudonyms_are_refused_in_french(

@@ -23,6 +23,8 @@ def clean_name(raw: object) -> str:
         raise BadName(f"Pseudonyme trop long ({MAX_NAME} caractères au plus).")
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise BadName("Ce pseudonyme contient des caractères invisibles.")
+    if "{" in name or "}" in name:  # would read as a name placeholder in the table log
+        raise BadName("Les accolades { } ne sont pas permises dans un pseudonyme.")
     return name
 
 
