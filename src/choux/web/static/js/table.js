@@ -142,7 +142,7 @@ function statusLine() {
   const view = current.view;
   const actors = view.actors || [];
   let text;
-  if (current.status === "open") text = "En attente des autres joueurs…";
+  if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   else if (current.status === "over") text = "Partie terminée.";
   else if (mySeat !== null && actors.includes(mySeat)) text = "À vous de jouer !";
   else if (actors.length) text = `À ${actors.map((s) => names()[s]).join(", ")} de jouer.`;
