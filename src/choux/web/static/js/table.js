@@ -108,6 +108,7 @@ function drawLog() {
 }
 
 let firstDraw = true;
+const baseTitle = document.title;
 
 function drawResult() {
   const box = document.getElementById("result");
@@ -163,7 +164,9 @@ function statusLine() {
     tick();
     statusLine.timer = setInterval(tick, 250);
   }
-  root.classList.toggle("my-turn", mySeat !== null && actors.includes(mySeat) && current.status === "live");
+  const myTurn = mySeat !== null && actors.includes(mySeat) && current.status === "live";
+  root.classList.toggle("my-turn", myTurn);
+  document.title = (myTurn ? "● À vous · " : "") + baseTitle;
 }
 
 function draw() {
