@@ -3,6 +3,9 @@
 Both write their arguments from the per-card templates of the content, filled with the
 scenario's listener and stakes, and both vote honestly: an argument counts unless it is
 empty or off-topic by a simple check (`on_topic`). The random bot never contests.
+
+In the fifth (arbiter) seat, the greedy bot judges by the same honest check; the random
+bot, the easiest level, accepts or rejects at random (a fickle referee).
 """
 
 from __future__ import annotations
@@ -174,6 +177,8 @@ class RandomParloteBot(_Base):
             return BotMove(Play(play.card, argument), 1.0)
         if state.window.kind == "contest":
             return BotMove(LetPass(), 0.5)
+        if state.window.kind == "judge" and seat == state.arbiter_seat():
+            return BotMove(Judge(self.rng.random() < 0.5), 1.0)
         return self.window_move(state, seat)
 
 

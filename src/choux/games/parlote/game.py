@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from choux.engine.base import JSON, Action, BotFactory, Game, Option, State
+from choux.engine.base import JSON, Action, BotFactory, Game, InvalidOptions, Option, State
 from choux.games.parlote import data
 from choux.games.parlote.actions import CODEC, Play
 from choux.games.parlote.bots import GreedyBot, RandomParloteBot
@@ -14,14 +14,15 @@ from choux.games.parlote.state import ParloteState
 class ParloteGame(Game):
     """La parlote coinchée: two teams of two argue with fallacy cards over a scenario.
 
-    Arbitre mode: the game stays exactly four players; the reader of each deal is the
-    referee and judges every argument but their own, which the player on their left
-    judges (the rules file allows « a referee seat, or the reader »)."""
+    Arbitre mode (the rules file allows « a referee seat, or the reader »): with four
+    players, the reader of each deal judges every argument but their own, which the
+    player on their left judges; with five, seat 4 is a referee who holds no cards and
+    judges every argument. Five seats are refused in the other modes."""
 
     name = "parlote"
     title = "La parlote coinchée"
     min_players = 4
-    max_players = 4
+    max_players = 5
     options = (
         Option(
             "mode",
@@ -30,7 +31,7 @@ class ParloteGame(Game):
             choices=(
                 ("jury", "Jury : les adversaires contestent, on vote"),
                 ("honneur", "Honneur : tout argument compte"),
-                ("arbitre", "Arbitre : le piocheur tranche"),
+                ("arbitre", "Arbitre : le piocheur ou un cinquième joueur tranche"),
             ),
         ),
         Option(
@@ -56,7 +57,15 @@ class ParloteGame(Game):
             play_seconds=int(options["play_seconds"]),
             target=int(options["target"]),
             argument_required=bool(options["argument_required"]),
+            players=players,
         )
+
+    def check_options(self, players: int, options: dict[str, JSON]) -> None:
+        if players > data.PLAYERS and options["mode"] != "arbitre":
+            raise InvalidOptions(
+                "La parlote coinchée se joue à quatre ; un cinquième siège n'existe qu'en "
+                "mode Arbitre, pour l'arbitre qui juge les arguments."
+            )
 
     def bots(self) -> dict[str, BotFactory]:
         return {"random": RandomParloteBot, "greedy": GreedyBot}
@@ -86,6 +95,9 @@ class ParloteGame(Game):
             # placeholder arguments: the generic random playouts open contests and votes
             (4, {"argument_required": True}),
             (4, {"mode": "arbitre", "argument_required": True}),
+            # a fifth seat referees; required arguments so that it really judges
+            (5, {"mode": "arbitre"}),
+            (5, {"mode": "arbitre", "argument_required": True}),
         ]
 
     def render_text(self, view: dict[str, JSON]) -> str:

@@ -43,8 +43,14 @@ as typed and must be displayed escaped):
   "eligible": seats who may act in it, "declined": seats who let it pass}. Jury mode: a
   "contest" window (the author's opponents, 15 s) then, if contested, a "vote" window
   (the three others, 30 s; a missing vote counts for the argument). Arbitre mode: a
-  "judge" window; the game stays four players, the reader judges every argument but
-  their own, which the player on the reader's left judges (30 s, then it counts).
+  "judge" window (30 s, then it counts). With four players the reader judges every
+  argument but their own, which the player on the reader's left judges; with five, seat
+  4 is the arbiter and judges every argument, the reader's too.
+- "players": 4 or 5; "arbiter": 4 when a fifth seat referees (Arbitre mode), else None.
+  The arbiter holds no cards, never bids nor claims, and only ever has Judge actions; its
+  view is the public one ("hand" empty, "team" None, no italic line: the rules file shows
+  it to the reader only until the deal ends). Its outcome entry: score 0, rank 3 (after
+  both teams, never among the winners).
 - "deal_number": number of the current deal (1 for the first)
 - "recap": None or the recap of the last finished deal (see `recap.py`)
 - "results": one {"deal", "reader", "scenario" (its title), "theme", "contract",
@@ -150,7 +156,8 @@ def _sort_key(code: str) -> tuple[int, int, str]:
 
 
 class ParloteState(State):
-    """A game of La parlote coinchée: four players, two teams seated crosswise."""
+    """A game of La parlote coinchée: four players, two teams seated crosswise (plus, in the
+    Arbitre mode, an optional fifth seat who referees the arguments)."""
 
     def __init__(
         self,
@@ -159,7 +166,13 @@ class ParloteState(State):
         play_seconds: int = 90,
         target: int = 1000,
         argument_required: bool = False,
+        players: int = data.PLAYERS,
     ):
+        if players not in (data.PLAYERS, data.PLAYERS + 1):
+            raise ValueError(f"players must be 4 or 5, not {players}")
+        if players > data.PLAYERS and mode != "arbitre":
+            raise ValueError("a fifth seat exists only in the Arbitre mode")
+        self.players = players
         self.mode = mode
         self.argument_required = argument_required
         self.play_seconds = play_seconds
@@ -211,9 +224,16 @@ class ParloteState(State):
         """The author of the argument a window is open on."""
         return self.trick[-1].seat if self.window is not None and self.trick else None
 
+    def arbiter_seat(self) -> int | None:
+        """The fifth seat, who referees and never plays, or None in a four-player game."""
+        return data.PLAYERS if self.players > data.PLAYERS else None
+
     def arbiter(self) -> int:
-        """Arbitre mode: the reader judges, except their own arguments, judged by the
-        player on the reader's left."""
+        """Arbitre mode: the fifth seat if any; else the reader judges, except their own
+        arguments, judged by the player on the reader's left."""
+        fifth = self.arbiter_seat()
+        if fifth is not None:
+            return fifth
         assert self.reader is not None
         author = self.author()
         return rules.next_seat(self.reader) if author == self.reader else self.reader
@@ -319,8 +339,10 @@ class ParloteState(State):
             return self._on_clock()
         if seat is None:
             raise IllegalAction("Seule l'horloge de la table agit sans siège.")
-        if not isinstance(seat, int) or not 0 <= seat < 4:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise MalformedAction("Siège inconnu.")
+        if seat == self.arbiter_seat() and not isinstance(action, Judge):
+            raise NotYourTurn("L'arbitre ne joue pas : il accepte ou rejette les arguments.")
         if isinstance(action, ClaimLiar):
             return self._claim(seat)
         if isinstance(action, Draw):
@@ -729,11 +751,14 @@ class ParloteState(State):
         if self.phase != OVER:
             return None
         scores = [self.scores[rules.team_of(s)] for s in range(4)]
-        ranks = tuple(1 if rules.team_of(s) == self.winner else 2 for s in range(4))
+        ranks = [1 if rules.team_of(s) == self.winner else 2 for s in range(4)]
+        if self.arbiter_seat() is not None:  # the referee neither wins nor scores
+            scores.append(0)
+            ranks.append(3)
         assert self.winner is not None
         return Outcome(
             tuple(scores),
-            ranks,
+            tuple(ranks),
             f"Plus de {self.target} points : {self.scores[0]} à {self.scores[1]}",
         )
 
@@ -823,7 +848,9 @@ class ParloteState(State):
             "target": self.target,
             "argument_required": self.argument_required,
             "teams": [[0, 2], [1, 3]],
-            "team": rules.team_of(seat) if seat is not None else None,
+            "team": rules.team_of(seat) if seat is not None and seat < data.PLAYERS else None,
+            "players": self.players,
+            "arbiter": self.arbiter_seat(),
             "scores": list(self.scores),
             "reader": self.reader,
             "actors": list(self.actors()),
@@ -839,7 +866,9 @@ class ParloteState(State):
             "claims": list(self.claims),
             "piles": piles,
             "scenario": self.scenario_view(seat),
-            "hand": [self.card_view(c) for c in self.hands[seat]] if seat is not None else [],
+            "hand": [self.card_view(c) for c in self.hands[seat]]
+            if seat is not None and seat < data.PLAYERS
+            else [],
             "hand_sizes": [len(h) for h in self.hands],
             "bidding": {
                 "history": [b.to_json() for b in self.bids],
@@ -887,6 +916,7 @@ class ParloteState(State):
     def snapshot(self) -> dict[str, JSON]:
         return {
             "mode": self.mode,
+            "players": self.players,
             "play_seconds": self.play_seconds,
             "target": self.target,
             "argument_required": self.argument_required,

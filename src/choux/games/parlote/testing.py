@@ -34,9 +34,10 @@ def new_deal(
     seed: int = 1,
     target: int = data.TARGET,
     scenario_pile: int = 0,
+    players: int = data.PLAYERS,
 ) -> ParloteState:
     """A state at the start of the bidding of a deal, with `reader` as reader."""
-    state = ParloteState(seed, mode=mode, target=target)
+    state = ParloteState(seed, mode=mode, target=target, players=players)
     state.claims = []
     state.reader = reader
     state.phase = DRAW
