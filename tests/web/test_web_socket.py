@@ -269,3 +269,37 @@ def test_log_lines_that_would_reveal_a_secret_are_not_sent() -> None:
     assert not reveals("Alice pioche : AHA !", {"AH"})
     assert reveals("carte c17 (1 ↕ 2)", {"c17"})
     assert not reveals("carte c170", {"c17"})
+
+
+@pytest.mark.parametrize("game", ["chouine", "chouineurs"])
+def test_no_message_of_a_whole_game_holds_a_secret_of_its_seat(
+    sqlite_url: str, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message built for a seat (or a spectator) is checked against `secrets(seat)`."""
+    if game not in games.names():
+        pytest.skip(f"{game} not registered")
+    from choux.play.tables import LiveTable
+
+    checked = []
+    original = LiveTable.message
+
+    def checking(self, sub, full=False):  # type: ignore[no-untyped-def]
+        message = original(self, sub, full)
+        leaked = self.state.secrets(sub.seat) & strings_in(message)
+        assert not leaked, f"seat {sub.seat} was sent {sorted(leaked)[:3]}"
+        checked.append(sub.seat)
+        return message
+
+    monkeypatch.setattr(LiveTable, "message", checking)
+    players = games.get(game).min_players
+    seats = ["human"] + ["bot:random"] * (players - 1)
+    with client(sqlite_url) as c:
+        code = create_table(c, game, seats, "Alice", {"manches": "1"} if game == "chouine" else {})
+        with (
+            c.websocket_connect(f"/t/{code}/ws") as ws,
+            other(c).websocket_connect(f"/t/{code}/ws") as spectator,
+        ):
+            final = play_to_end(ws)
+            assert final["result"] is not None
+            receive_state(spectator)
+    assert 0 in checked and None in checked
