@@ -93,6 +93,7 @@ function drawSeats() {
       h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
         h("span", { class: "seat-name", text: label }),
         scores && scores[s.seat] !== undefined ? h("span", { class: "seat-score", text: String(scores[s.seat]) }) : null,
+        s.seat === current.view.arbiter ? h("span", { class: "seat-tag arbiter", text: "Arbitre" }) : null,
         s.kind === "bot" ? h("span", { class: "seat-tag", text: "robot" }) : null,
         s.kind === "human" && !s.connected ? h("span", { class: "seat-tag", text: "absent" }) : null,
       ),
