@@ -73,7 +73,8 @@ function header(view, ctx) {
     h("div", { class: "parlote-phase" },
       h("span", { class: "deal-no", text: view.phase === "over" ? "Fin" : `Donne ${view.deal_number}` }),
       h("span", { text: view.phase_label }),
-      view.reader !== null ? h("span", { class: "reader" }, "piocheur : ", h("strong", { text: names[view.reader] })) : null),
+      view.reader !== null ? h("span", { class: "reader" }, "piocheur : ", h("strong", { text: names[view.reader] })) : null,
+      isArbiterSeat(view) ? h("span", { class: "reader arbiter" }, "arbitre : ", h("strong", { text: names[view.arbiter] })) : null),
     h("div", { class: "team-scores" }, score(0), h("span", { class: "vs", text: `objectif ${view.target}` }), score(1)));
   const dl = view.deadline;
   if (dl && ctx.message.status === "live") {
@@ -81,6 +82,16 @@ function header(view, ctx) {
     if (timer) box.append(timer);
   }
   return box;
+}
+
+/** Arbitre mode with five seats: seat `view.arbiter` referees and holds no cards. */
+function isArbiterSeat(view) {
+  return view.arbiter !== null && view.arbiter !== undefined;
+}
+
+function arbiterNote(view, ctx) {
+  if (!isArbiterSeat(view) || ctx.seat !== view.arbiter || view.phase === "over") return null;
+  return h("p", { class: "hint arbiter-note", text: "Vous êtes l'arbitre : vous ne jouez pas, vous acceptez ou rejetez chaque argument, celui du piocheur compris." });
 }
 
 function scenarioCard(view, ctx) {
@@ -153,6 +164,7 @@ function playRow(view, p, ctx, winner) {
     p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
     h("p", { class: "status-label" }, h("span", { text: p.status_label }),
       p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
+      p.judge !== null && p.judge !== undefined ? ` · jugé par ${ctx.names[p.judge]}` : "",
       votes.length ? ` · ${votes.join(", ")}` : ""));
 }
 
@@ -178,7 +190,9 @@ function windowBanner(view, ctx) {
   const text = {
     contest: `${author} a argumenté : les adversaires peuvent contester.`,
     vote: `Argument de ${author} contesté : les trois autres votent.`,
-    judge: `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument de ${author} compte-t-il ?`,
+    judge: w.eligible.length && w.eligible[0] === ctx.seat
+      ? `À vous d'arbitrer : l'argument de ${author} compte-t-il ?`
+      : `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument de ${author} compte-t-il ?`,
   }[w.kind];
   const left = view.mode === "jury" ? h("p", { class: "contests-left", text: `Contestations restantes : ${teamName(view, 0, names)} ${view.contests_left[0]}, ${teamName(view, 1, names)} ${view.contests_left[1]}` }) : null;
   const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}:${w.author}:${w.kind}`;
@@ -284,7 +298,9 @@ export function render(board, view, ctx) {
   const active = document.activeElement;
   if (active && active.matches && active.matches("textarea[name=argument]")) draft.focused = true;
   const groups = byType(view.legal);
-  const root = h("div", { class: "parlote" }, header(view, ctx));
+  const root = h("div", { class: `parlote${isArbiterSeat(view) && ctx.seat === view.arbiter ? " as-arbiter" : ""}` }, header(view, ctx));
+  const note = arbiterNote(view, ctx);
+  if (note) root.append(note);
   const jump = jumpToDecisions(view, ctx);
   if (jump) root.append(jump);
   if (view.phase === "liar") {
