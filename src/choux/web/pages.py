@@ -13,7 +13,7 @@ from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.record import Record, RecordError
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
-from choux.web.catalog import catalog, renderer, rules_page
+from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -151,6 +151,8 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
             "players": list(range(game.min_players, game.max_players + 1)),
             "default_players": game.min_players,
             "seats": list(range(game.max_players)),
+            # seats with a role (the Parlote arbiter): a note, and the option the seat needs
+            "seat_roles": getattr(game, "seat_roles", {}),
             "levels": [(lv, LEVEL_LABELS.get(lv, lv)) for lv in levels],
             "default_level": preferred_level(game),
             "clocks": [(c, CLOCK_LABELS[c]) for c in CLOCK_CHOICES],
@@ -234,7 +236,9 @@ async def table_page(request: Request, code: str) -> Response:
             "initial": initial,
             "renderer": renderer(table.game.name),
             "open_seats": table.open_seats() if seat is None else [],
-            "free_seats": table.open_seats() if seat is not None else [],
+            "free_seats": table.open_seats()
+            if seat is not None and table.game.name in SHARED_SCREEN_GAMES
+            else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
             "invite": str(request.url_for("table_page", code=table.code)),
@@ -282,6 +286,8 @@ async def add_shared_player(request: Request, code: str) -> Response:
     form = await form_of(request)
     service = service_of(request)
     table = await service.get(code)
+    if table.game.name not in SHARED_SCREEN_GAMES:
+        raise TableError("L'écran partagé n'existe pas pour ce jeu : chacun joue sur son appareil.")
     if my_seat(request, table) is None:
         raise TableError("Asseyez-vous d'abord à cette table, puis ajoutez un joueur.")
     raw = form.get("place")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from choux.engine.base import JSON, Action, BotFactory, Game, InvalidOptions, Option, State
 from choux.games.parlote import data
@@ -49,6 +49,10 @@ class ParloteGame(Game):
     )
     codec = CODEC
     unit_name = "donnes"
+    #: for the table creation form: the fifth seat is the arbiter and needs the Arbitre mode
+    seat_roles: ClassVar[dict[int, dict[str, str]]] = {
+        data.PLAYERS: {"label": "Arbitre", "option": "mode", "value": "arbitre"}
+    }
 
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
         return ParloteState(
