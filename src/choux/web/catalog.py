@@ -21,6 +21,9 @@ TITLES = {
 }
 SUITS = {"♠": "pique", "♥": "coeur", "♦": "carreau", "♣": "trefle"}
 RENDERERS = Path(__file__).parent / "static" / "js" / "games"
+#: games whose interface can show several seats on one device (a tablet on the table);
+#: card games are left out, since one screen would show several hidden hands
+SHARED_SCREEN_GAMES = frozenset({"cul-de-chouette"})
 
 
 @dataclass
