@@ -1,7 +1,8 @@
 """Web benchmark: one server process, N tables played over real WebSockets on loopback.
 
 Every seat is a WebSocket client that answers its own view with a random legal action, as
-a person would, with no thinking time. Measured: actions per second over the whole run and
+a person would, after `--think` seconds on average (0: no thinking time, which saturates
+the CPU and measures the most actions per second). Measured: actions per second over the whole run and
 the latency from sending an action to the moment the LAST seat of the table has received
 the new version (p50, p95, p99).
 
@@ -78,7 +79,13 @@ async def open_table(
 
 
 async def seat_loop(
-    ws_url: str, cookie: str, table: Table, stats: Stats, stop: float, rng: random.Random
+    ws_url: str,
+    cookie: str,
+    table: Table,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+    think: float = 0.0,
 ) -> None:
     async with websockets.connect(
         ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
@@ -110,6 +117,8 @@ async def seat_loop(
                 break
             legal = message["view"].get("legal") or []
             if legal and message["status"] == "live":
+                if think > 0:  # a person's pace: the offered load stays realistic
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 choice = rng.choice(legal)["action"]
                 table.sent.setdefault(version + 1, time.monotonic())
                 stats.actions += 1
@@ -121,7 +130,13 @@ async def seat_loop(
 
 
 async def run_bench(
-    base: str, game: str, tables: int, seats: int, seconds: float, options: dict[str, str]
+    base: str,
+    game: str,
+    tables: int,
+    seats: int,
+    seconds: float,
+    options: dict[str, str],
+    think: float = 0.0,
 ) -> Stats:
     stats = Stats()
     made = await asyncio.gather(*(open_table(base, game, seats, options) for _ in range(tables)))
@@ -132,7 +147,8 @@ async def run_bench(
         for index, client in enumerate(clients):
             cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
             ws_url = base.replace("http", "ws") + f"/t/{code}/ws"
-            tasks.append(seat_loop(ws_url, cookie, table, stats, stop, random.Random(index)))
+            rng = random.Random(f"{code}-{index}")
+            tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think))
     started = time.monotonic()
     await asyncio.gather(*tasks, return_exceptions=False)
     stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
@@ -155,6 +171,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="chouine")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a seat waits before answering (0: as fast as possible)",
+    )
     parser.add_argument(
         "--option", action="append", default=[], help="k=v table option (chouine: manches=3)"
     )
@@ -181,7 +203,7 @@ def main() -> None:
         if not args.option and args.game == "chouine":
             options = {"manches": "3"}  # the longest match: tables keep playing
         stats = asyncio.run(
-            run_bench(base, args.game, args.tables, args.seats, args.seconds, options)
+            run_bench(base, args.game, args.tables, args.seats, args.seconds, options, args.think)
         )
     finally:
         server.send_signal(signal.SIGINT)
@@ -190,7 +212,7 @@ def main() -> None:
     lat = [x * 1000 for x in stats.latencies]
     print(
         f"{args.game}: {args.tables} tables x {args.seats} WebSocket seats, one server "
-        f"process, {elapsed:.1f} s, database {db.split(':')[0]}"
+        f"process, {elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
     )
     print("| tables | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
     print("|---:|---:|---:|---:|---:|---:|---:|")

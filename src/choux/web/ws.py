@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 
 from choux.engine.base import IllegalAction
 from choux.play.service import TableError, TableService
@@ -112,8 +113,8 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     ]
     try:
         await receive_loop(conn, service, seat)
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the client left, possibly while we were answering it
     finally:
         for task in tasks:
             task.cancel()
