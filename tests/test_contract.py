@@ -18,6 +18,7 @@ from choux import games
 from choux.engine import IllegalAction, State
 from choux.engine.playout import play_out
 from choux.engine.record import Record, replay, start
+from choux.engine.views import leaked_secrets
 
 CASES = [
     (name, players, options)
@@ -27,27 +28,10 @@ CASES = [
 IDS = [f"{n}-{p}p-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, p, o in CASES]
 
 
-def strings_in(value: object) -> set[str]:
-    """Every string leaf (and dict key) of a JSON value."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            found.update(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
-
-
 def check_views(state: State, players: int) -> None:
     for seat in [None, *range(players)]:
-        view = state.view(seat)
-        json.dumps(view)  # JSON-ready
-        leaked = state.secrets(seat) & strings_in(view)
+        json.dumps(state.view(seat))  # JSON-ready
+        leaked = leaked_secrets(state, seat)
         assert not leaked, f"seat {seat} sees hidden {sorted(leaked)[:5]}"
 
 

@@ -23,21 +23,7 @@ from webhelpers import (
 
 from choux import games
 from choux.engine.record import Record, replay
-
-
-def strings_in(value: object) -> set[str]:
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            found.update(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+from choux.engine.views import strings_in
 
 
 def test_each_seat_receives_only_its_own_view(sqlite_url: str, course: str) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from choux import games
 from choux.engine import MalformedAction
+from choux.engine.views import strings_in as strings
 from choux.games.chouineurs.actions import AS_DEALT, Cry, Play, Prepare
 from choux.games.chouineurs.automation import code, prepare_all, table
 from choux.games.chouineurs.deck import BLUE, CARD_COUNT, FACE_COLOUR
@@ -20,21 +21,6 @@ from choux.games.chouineurs.rules import score_round
 from choux.games.chouineurs.state import ChouineursState
 
 GAME = games.get("chouineurs")
-
-
-def strings(value: object) -> set[str]:
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            found.update(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
 
 
 def test_view_shows_own_hand_with_both_ends_and_others_counts() -> None:
