@@ -120,7 +120,9 @@ function drawResult() {
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
   document.getElementById("result-title").textContent = result.reason || "Partie terminée";
   const list = clear(document.getElementById("result-list"));
-  const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
+  const order = result.ranks.map((rank, seat) => ({ rank, seat }))
+    .filter(({ seat }) => seat !== current.view.arbiter)  // a referee plays for no score
+    .sort((a, b) => a.rank - b.rank);
   for (const { rank, seat } of order) {
     list.append(h("li", { class: rank === 1 ? "winner" : "" },
       h("span", { class: "rank", text: rank === 1 ? "1er" : `${rank}e` }),
@@ -146,7 +148,9 @@ function statusLine() {
   let text;
   if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   else if (current.status === "over") text = "Partie terminée.";
-  else if (mySeat !== null && actors.includes(mySeat)) text = "À vous de jouer !";
+  else if (mySeat !== null && actors.includes(mySeat)) {
+    text = mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !";
+  }
   else if (actors.length) text = `À ${actors.map((s) => names()[s]).join(", ")} de jouer.`;
   else text = "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
