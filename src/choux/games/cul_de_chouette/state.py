@@ -784,7 +784,13 @@ class CulDeChouetteState(State):
             return
         before = self.scores[seat]
         self._set_score(seat, floored_score(before, points))
-        self._say("points", f"{{p{seat}}} {why} : −{before - self.scores[seat]}", seat)
+        lost = before - self.scores[seat]
+        if lost == points:
+            self._say("points", f"{{p{seat}}} {why} : −{lost}", seat)
+        else:  # the floor at 0 stops the loss: say so rather than print "−0"
+            self._say(
+                "points", f"{{p{seat}}} {why} : −{points} (le score ne descend pas sous 0)", seat
+            )
 
     def _bevue(self, seat: int, why: str) -> None:
         self._lose(seat, C.BEVUE, f"Bévue ({why})")
