@@ -374,16 +374,26 @@ class TableService:
             return table.version
 
     async def _apply(
-        self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
+        self,
+        table: LiveTable,
+        seat: Seat | None,
+        action: Action,
+        client_id: str | None,
+        retry: bool = True,
     ) -> None:
         """Validate on a copy, persist, then swap: a failure anywhere changes nothing.
 
         If another process wrote first (version conflict), catch up and try once more: the
-        action is validated again against the newer state."""
+        action is validated again against the newer state. Not so for the clock's and the
+        bots' moves (`retry=False`): they were chosen for the version they were armed at,
+        and the other process serving the table has most likely just played that very move;
+        applying it again could play a bot twice or close a window twice."""
         try:
             await self._apply_once(table, seat, action, client_id)
         except VersionConflict:
             await self._catch_up(table)
+            if not retry:
+                return
             if client_id is not None and (seat, client_id) in table.client_ids:
                 return
             try:
@@ -473,7 +483,7 @@ class TableService:
             if deadline is None:
                 return
             try:
-                await self._apply(table, deadline.seat, deadline.action, None)
+                await self._apply(table, deadline.seat, deadline.action, None, retry=False)
             except (IllegalAction, TableError) as error:
                 log.warning("table %s: deadline action refused: %s", table.code, error)
             except Exception:
@@ -504,7 +514,7 @@ class TableService:
             if table.version != version or table.status != "live":
                 return
             try:
-                await self._apply(table, best_seat, best.action, None)
+                await self._apply(table, best_seat, best.action, None, retry=False)
             except (IllegalAction, TableError) as error:
                 log.warning("table %s: bot action refused: %s", table.code, error)
             except Exception:
@@ -527,7 +537,7 @@ class TableService:
                     continue
                 table.log.append((table.version, f"Temps écoulé pour {table.names()[seat]}."))
                 try:
-                    await self._apply(table, seat, move.action, None)
+                    await self._apply(table, seat, move.action, None, retry=False)
                 except (IllegalAction, TableError) as error:
                     log.warning("table %s: clock move refused: %s", table.code, error)
                 return

@@ -1,0 +1,91 @@
+"""Scale-out as an operator runs it: lost messages, Redis away, clocks and presence shared
+by several processes on one database (see docs/operations.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+import webgame
+from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, create_table, join, other, postgres_problem, postgres_schema
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition never became true")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def redis_on(port: int) -> Iterator[str]:
+    """A private redis-server on `port` (skipped when Redis is not installed)."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: scale-out test skipped")
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    problem = postgres_problem()
+    if problem:
+        pytest.skip(problem)
+    with postgres_schema() as url:
+        yield url
+
+
+def test_a_window_closed_by_another_process_is_not_closed_again(
+    sqlite_url: str, course: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock armed for version 2 fires after another process moved the table to version
+    5 (its message lost): it catches up, and closes nothing (the window of version 5 is a
+    new one with its own clock), instead of replaying its stale timeout."""
+    monkeypatch.setitem(webgame.WINDOW, "value", 0.8)
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice", {"fenetre": "on"})
+        join(other(c), code, "Bob")
+        service = c.app.state.service
+        table = service.tables[code]
+        c.portal.call(service.act, table, 0, {"type": "add", "n": 1}, "a1")
+        c.portal.call(service.act, table, 1, {"type": "add", "n": 1}, "b1")
+        assert table.version == 2 and table.state.open
+        behind = [(3, None, {"type": "close"}), (4, 0, {"type": "add", "n": 1})]
+        behind.append((5, 1, {"type": "add", "n": 1}))  # a new window opens
+        for seq, seat, action in behind:
+            c.portal.call(service.store.append_action, table.row.id, seq, seat, action, None)
+        wait_for(lambda: table.version == 5, timeout=3)  # the stale clock caught up
+        time.sleep(0.2)
+        assert table.version == 5 and table.state.open  # and did not close the new window
+        wait_for(lambda: table.version == 6, timeout=3)  # its own clock closes it, once
+        time.sleep(0.3)
+        row = c.portal.call(service.store.load_table, code)
+        assert [a[1]["type"] for a in row.actions] == ["add"] * 2 + ["close", "add", "add"] + [
+            "close"
+        ]
