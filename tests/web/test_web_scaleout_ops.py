@@ -89,3 +89,28 @@ def test_a_window_closed_by_another_process_is_not_closed_again(
         assert [a[1]["type"] for a in row.actions] == ["add"] * 2 + ["close", "add", "add"] + [
             "close"
         ]
+
+
+@pytest.mark.postgres
+def test_a_lost_message_is_made_up_by_the_resync_and_redis_comes_back(course: str) -> None:
+    port = free_port()
+    with (
+        postgres() as db,
+        client(db, redis_url=f"redis://127.0.0.1:{port}/0", resync_seconds=0.2) as a,
+        client(db, redis_url=f"redis://127.0.0.1:{port}/0", resync_seconds=0.2) as b,
+    ):
+        # both processes start while Redis is down, and serve anyway
+        code = create_table(a, course, ["human", "human"], "Alice")
+        assert join(b, code, "Bob").status_code == 303
+        service_a, service_b = a.app.state.service, b.app.state.service
+        table_a, table_b = service_a.tables[code], service_b.tables[code]
+        wait_for(lambda: table_a.status == "live", timeout=3)  # by the resync, no message
+        started = time.monotonic()
+        a.portal.call(service_a.act, table_a, 0, {"type": "add", "n": 1}, "a1")
+        assert time.monotonic() - started < 1.0  # Redis away does not slow the table down
+        wait_for(lambda: table_b.version == 1, timeout=3)
+        with redis_on(port):  # Redis is back: the listeners subscribe again
+            time.sleep(2.5)
+            b.portal.call(service_b.act, table_b, 1, {"type": "add", "n": 2}, "b1")
+            wait_for(lambda: table_a.version == 2, timeout=3)
+            assert table_a.state.total == table_b.state.total == 3

@@ -18,7 +18,12 @@ from typing import Any
 log = logging.getLogger("choux.pubsub")
 
 CHANNEL = "choux:tables"
+PRESENCE = "choux:seen"
 Handler = Callable[[str], Awaitable[None]]
+
+
+def presence_key(code: str, seat: int) -> str:
+    return f"{PRESENCE}:{code}:{seat}"
 
 
 class LocalPubSub:
@@ -32,6 +37,13 @@ class LocalPubSub:
 
     async def stop(self) -> None:
         return None
+
+    async def mark_present(self, keys: list[tuple[str, int]], ttl: float) -> None:
+        return None
+
+    async def present(self, code: str, seat: int) -> bool | None:
+        """Is a socket of this seat open on another process? One process: never."""
+        return False
 
 
 class RedisPubSub:
@@ -47,14 +59,18 @@ class RedisPubSub:
     async def start(self, handler: Handler) -> None:
         import redis.asyncio as redis
 
-        self.client = redis.from_url(self.url)
-        pubsub = self.client.pubsub()
-        await pubsub.subscribe(CHANNEL)
-        self.task = asyncio.get_running_loop().create_task(self._listen(pubsub, handler))
+        # connections are made lazily: a Redis that is down at startup does not stop the
+        # server, the listener keeps trying and the periodic resync covers the gap
+        self.client = redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5)
+        self.task = asyncio.get_running_loop().create_task(self._listen(handler))
 
-    async def _listen(self, pubsub: Any, handler: Handler) -> None:
+    async def _listen(self, handler: Handler) -> None:
+        pubsub: Any = None
         while True:
             try:
+                if pubsub is None:
+                    pubsub = self.client.pubsub()
+                    await pubsub.subscribe(CHANNEL)
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is None:
                     continue
@@ -63,8 +79,12 @@ class RedisPubSub:
                     await handler(data["code"])
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis away for a moment: the store stays the truth
-                log.exception("pub/sub listener")
+            except Exception as error:  # Redis away for a moment: the store stays the truth
+                log.warning("pub/sub listener: %s (retrying)", error)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                    pubsub = None
                 await asyncio.sleep(1.0)
 
     async def publish(self, code: str) -> None:
@@ -72,8 +92,29 @@ class RedisPubSub:
             return
         try:
             await self.client.publish(CHANNEL, json.dumps({"origin": self.origin, "code": code}))
+        except Exception as error:
+            log.warning("could not publish a change of table %s: %s", code, error)
+
+    async def mark_present(self, keys: list[tuple[str, int]], ttl: float) -> None:
+        """Tell the other processes which seats have a socket open here (expires by itself)."""
+        if self.client is None or not keys:
+            return
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for code, seat in keys:
+                    pipe.set(presence_key(code, seat), self.origin, px=int(ttl * 1000))
+                await pipe.execute()
+        except Exception as error:
+            log.warning("could not record presence: %s", error)
+
+    async def present(self, code: str, seat: int) -> bool | None:
+        """True if some process recently had a socket of this seat, None if Redis is away."""
+        if self.client is None:
+            return None
+        try:
+            return bool(await self.client.exists(presence_key(code, seat)))
         except Exception:
-            log.warning("could not publish a change of table %s", code)
+            return None
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -85,6 +85,7 @@ class TableService:
         self.pubsub: LocalPubSub | RedisPubSub = (
             RedisPubSub(settings.redis_url) if settings.redis_url else LocalPubSub()
         )
+        self.background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -103,9 +104,13 @@ class TableService:
                 for seat in table.seats:
                     if seat.kind == "human":
                         self._arm_grace(table, seat.seat)
+        if self.settings.redis_url and self.settings.resync_seconds > 0:
+            self._background(self._resync_loop())
 
     async def stop(self) -> None:
         self._closing = True
+        for task in list(self.background):
+            task.cancel()
         await self.pubsub.stop()
         for table in self.tables.values():
             for task in list(table.tasks.values()):
@@ -144,6 +149,9 @@ class TableService:
             raise TableError("Cette table n'existe pas.", 404)
         table = self.tables.get(code)
         if table is not None:
+            if self.settings.redis_url and table.status != "over":
+                async with table.lock:  # another process may have moved on, messages lost
+                    await self._catch_up(table)
             return table
         row = await self.store.load_table(code)
         if row is None:
@@ -174,6 +182,7 @@ class TableService:
         if row is None:
             return
         before = (table.version, table.row.status)
+        changed = row.actions or (row.status, row.seats) != (table.row.status, table.row.seats)
         table.row.seats = row.seats
         table.row.status = row.status
         table.row.next_code = row.next_code
@@ -188,11 +197,44 @@ class TableService:
                 table.client_ids[(seat, client_id)] = seq
         if table.status == "over" and table.record_id is None:
             table.record_id = await self.store.record_id_for_table(table.row.id)
+        if not changed and row.next_code == table.row.next_code:
+            return
         table.meta += 1
         if (table.version, table.row.status) != before:
             self._after_change(table)  # re-arm clocks and bots for the new version
         else:
             table.wake_all()
+
+    async def _resync_loop(self) -> None:
+        """Several processes: catch up the tables whose change messages were lost (Redis
+        restarted or away), and tell the others which seats have a socket open here."""
+        interval = self.settings.resync_seconds
+        while not self._closing:
+            await asyncio.sleep(interval)
+            try:
+                await self.resync()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("resync failed: %s", error)
+
+    async def resync(self) -> None:
+        present = [
+            (t.code, seat)
+            for t in list(self.tables.values())
+            for seat, count in t.connections.items()
+            if count > 0
+        ]
+        await self.pubsub.mark_present(present, self.settings.resync_seconds * 3)
+        held = {c: t for c, t in self.tables.items() if t.status != "over"}
+        if not held:
+            return
+        stored = await self.store.versions(list(held))
+        for code, (version, status) in stored.items():
+            table = held[code]
+            if version != table.version or status != table.status:
+                async with table.lock:
+                    await self._catch_up(table)
 
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
@@ -305,7 +347,7 @@ class TableService:
                         self._arm_grace(table, other.seat)
             table.meta += 1
             table.wake_all()
-            await self.pubsub.publish(table.code)
+            self._publish(table.code)
             return seat, token
 
     async def replace_with_bot(self, table: LiveTable, seat: int, reason: str) -> None:
@@ -325,7 +367,7 @@ class TableService:
             if table.status == "live":
                 self._after_change(table)
             table.wake_all()
-            await self.pubsub.publish(table.code)
+            self._publish(table.code)
 
     async def rematch(self, table: LiveTable, seat: int) -> LiveTable:
         """The same table again: same game, options and bots, same person at `seat`."""
@@ -348,7 +390,7 @@ class TableService:
             table.row.next_code = new.code
             table.meta += 1
             table.wake_all()
-            await self.pubsub.publish(table.code)
+            self._publish(table.code)
             return new
 
     async def claim(self, table: LiveTable, seat: int, name: str) -> str:
@@ -400,7 +442,17 @@ class TableService:
                 await self._apply_once(table, seat, action, client_id)
             except VersionConflict as error:
                 raise TableError("La table a changé entre-temps : réessayez.", 409) from error
-        await self.pubsub.publish(table.code)
+        self._publish(table.code)
+
+    def _publish(self, code: str) -> None:
+        """Tell the other processes, without holding the table's lock while Redis answers."""
+        if self.settings.redis_url:
+            self._background(self.pubsub.publish(code))
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def _apply_once(
         self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None

@@ -45,4 +45,7 @@ class Settings:
     redis_url: str = field(default_factory=lambda: os.environ.get("CHOUX_REDIS_URL", ""))
     #: seconds a finished table stays in memory once nobody watches it
     evict_seconds: float = field(default_factory=lambda: _float_env("CHOUX_EVICT_SECONDS", 600))
+    #: seconds between two checks of the held tables against the store, with several
+    #: processes (a lost Redis message delays a change by at most this much)
+    resync_seconds: float = field(default_factory=lambda: _float_env("CHOUX_RESYNC_SECONDS", 2))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

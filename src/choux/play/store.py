@@ -442,6 +442,19 @@ class Store:
             ).all()
             return [await self._complete(conn, r) for r in rows]
 
+    async def versions(self, codes: list[str]) -> dict[str, tuple[int, str]]:
+        """The stored version and status of each table of `codes` (resync of held tables)."""
+        result: dict[str, tuple[int, str]] = {}
+        async with self.db.connect() as conn:
+            for start in range(0, len(codes), 500):
+                rows = await conn.execute(
+                    select(tables_t.c.code, tables_t.c.version, tables_t.c.status).where(
+                        tables_t.c.code.in_(codes[start : start + 500])
+                    )
+                )
+                result.update((r.code, (int(r.version), str(r.status))) for r in rows)
+        return result
+
     async def load_table(self, code: str, since: int = 0) -> TableRow | None:
         """A table with its seats and its actions after `since` (all of them by default)."""
         async with self.db.connect() as conn:
