@@ -114,3 +114,23 @@ def test_a_lost_message_is_made_up_by_the_resync_and_redis_comes_back(course: st
             b.portal.call(service_b.act, table_b, 1, {"type": "add", "n": 2}, "b1")
             wait_for(lambda: table_a.version == 2, timeout=3)
             assert table_a.state.total == table_b.state.total == 3
+
+
+@pytest.mark.postgres
+def test_a_player_on_another_process_is_not_replaced_by_a_bot(course: str) -> None:
+    """Alice plays through process A; process B started the game (Bob joined there) and
+    armed her grace clock: B must not hand her seat to a bot while her socket is open."""
+    with (
+        postgres() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=0.6) as a,
+        client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=0.6) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        with a.websocket_connect(f"/t/{code}/ws"):
+            assert join(b, code, "Bob").status_code == 303
+            table_b = b.app.state.service.tables[code]
+            wait_for(lambda: table_b.seats[1].kind == "bot", timeout=5)  # Bob left: replaced
+            time.sleep(1.0)
+            assert table_b.seats[0].kind == "human"
+            assert a.app.state.service.tables[code].seats[0].kind == "human"

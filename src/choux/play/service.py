@@ -631,6 +631,12 @@ class TableService:
         self._spawn(table, f"grace{seat}", self._grace(table, seat))
 
     async def _grace(self, table: LiveTable, seat: int) -> None:
-        await asyncio.sleep(self.settings.grace_seconds)
-        if table.connections.get(seat, 0) == 0 and table.status == "live":
-            await self.replace_with_bot(table, seat, "absence prolongée")
+        while True:
+            await asyncio.sleep(self.settings.grace_seconds)
+            if table.connections.get(seat, 0) > 0 or table.status != "live":
+                return
+            # the person may be playing through another process (None: Redis cannot say,
+            # and a person is not replaced on a guess)
+            if await self.pubsub.present(table.code, seat) is False:
+                break
+        await self.replace_with_bot(table, seat, "absence prolongée")
