@@ -1,4 +1,4 @@
-"""Web benchmark: one server process, N tables played over real WebSockets on loopback.
+"""Web benchmark: K server processes, N tables played over real WebSockets on loopback.
 
 Every seat is a WebSocket client that answers its own view with a random legal action, as
 a person would, after `--think` seconds on average (0: no thinking time, which saturates
@@ -7,12 +7,19 @@ the latency from sending an action to the moment the LAST seat of the table has 
 the new version (p50, p95, p99).
 
     .venv/bin/python bench/web_tables.py --tables 50 --seconds 20 [--game chouine]
+
+With `--processes K` (K > 1: PostgreSQL and Redis needed, `--db postgresql://...
+--redis redis://...`), K server processes share the database; table t is created on process
+t mod K and its seat i plays through process (t + i) mod K, so the seats of one table are
+deliberately on different processes and every version crosses Redis (or the resync). A
+PostgreSQL database gets a fresh schema per run (dropped afterwards).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -24,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,10 +69,11 @@ class Stats:
 
 
 async def open_table(
-    base: str, game: str, seats: int, options: dict[str, str]
+    bases: list[str], game: str, seats: int, options: dict[str, str]
 ) -> tuple[str, list[httpx.AsyncClient]]:
-    """Create a table of `seats` people through the real forms; one HTTP client each."""
-    clients = [httpx.AsyncClient(base_url=base) for _ in range(seats)]
+    """Create a table of `seats` people through the real forms; one HTTP client each, seat i
+    on bases[i] (the creator's process first)."""
+    clients = [httpx.AsyncClient(base_url=bases[i % len(bases)]) for i in range(seats)]
     page = await clients[0].get(f"/nouvelle?jeu={game}")
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
     form = {"csrf": csrf, "jeu": game, "joueurs": str(seats), "pseudo": "J0", "pendule": "0"}
@@ -130,7 +140,7 @@ async def seat_loop(
 
 
 async def run_bench(
-    base: str,
+    bases: list[str],
     game: str,
     tables: int,
     seats: int,
@@ -139,14 +149,20 @@ async def run_bench(
     think: float = 0.0,
 ) -> Stats:
     stats = Stats()
-    made = await asyncio.gather(*(open_table(base, game, seats, options) for _ in range(tables)))
+    k = len(bases)
+    made = await asyncio.gather(
+        *(
+            open_table([bases[(t + i) % k] for i in range(k)], game, seats, options)
+            for t in range(tables)
+        )
+    )
     stop = time.monotonic() + seconds
     tasks = []
     for code, clients in made:
         table = Table(code, seats)
         for index, client in enumerate(clients):
             cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-            ws_url = base.replace("http", "ws") + f"/t/{code}/ws"
+            ws_url = str(client.base_url).rstrip("/").replace("http", "ws") + f"/t/{code}/ws"
             rng = random.Random(f"{code}-{index}")
             tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think))
     started = time.monotonic()
@@ -165,6 +181,62 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+@contextlib.contextmanager
+def fresh_database(db: str) -> Iterator[str]:
+    """PostgreSQL: a schema of its own for this run (no tables left over from another run
+    to restore at startup), dropped afterwards. Other databases: `db` as it is."""
+    if not db.startswith("postgresql"):
+        yield db
+        return
+    import psycopg
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(f"create schema {schema}")
+    try:
+        sep = "&" if "?" in db else "?"
+        yield f"{db}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute(f"drop schema {schema} cascade")
+
+
+def duplicates(db: str) -> int | None:
+    """Actions of a client id stored twice (must be 0), PostgreSQL only."""
+    if not db.startswith("postgresql"):
+        return None
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        row = conn.execute(
+            "select count(*) from (select 1 from actions where client_id is not null"
+            " group by table_id, seat, client_id having count(*) > 1) d"
+        ).fetchone()
+    return int(row[0]) if row else None
+
+
+def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subprocess.Popen]]:
+    env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
+    if redis:
+        env["CHOUX_REDIS_URL"] = redis
+    script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
+    ports = [free_port() for _ in range(count)]
+    servers = []
+    for port in ports:  # one after the other: the first one runs the migrations
+        server = subprocess.Popen(
+            [sys.executable, *script, str(port), db], env=env, stdout=subprocess.DEVNULL
+        )
+        servers.append(server)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(400):
+            try:
+                if httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+    return [f"http://127.0.0.1:{port}" for port in ports], servers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -181,43 +253,44 @@ def main() -> None:
         "--option", action="append", default=[], help="k=v table option (chouine: manches=3)"
     )
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (K)")
+    parser.add_argument(
+        "--redis", default="", help="Redis URL shared by the processes (needed when K > 1)"
+    )
     args = parser.parse_args()
+    if args.processes > 1 and not (args.redis and (args.db or "").startswith("postgresql")):
+        parser.error("--processes > 1 needs --db postgresql://... and --redis redis://...")
 
     folder = Path(tempfile.mkdtemp(prefix="choux-bench-"))
-    db = args.db or f"sqlite:///{folder / 'bench.sqlite3'}"
-    port = free_port()
-    env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
-    script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
-    server = subprocess.Popen(
-        [sys.executable, *script, str(port), db], env=env, stdout=subprocess.DEVNULL
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                if httpx.get(base + "/healthz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        options = dict(o.split("=", 1) for o in args.option)
-        if not args.option and args.game == "chouine":
-            options = {"manches": "3"}  # the longest match: tables keep playing
-        stats = asyncio.run(
-            run_bench(base, args.game, args.tables, args.seats, args.seconds, options, args.think)
-        )
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=10)
+    options = dict(o.split("=", 1) for o in args.option)
+    if not args.option and args.game == "chouine":
+        options = {"manches": "3"}  # the longest match: tables keep playing
+    with fresh_database(args.db or f"sqlite:///{folder / 'bench.sqlite3'}") as db:
+        bases, servers = start_servers(db, args.processes, args.redis)
+        try:
+            stats = asyncio.run(
+                run_bench(
+                    bases, args.game, args.tables, args.seats, args.seconds, options, args.think
+                )
+            )
+        finally:
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+            for server in servers:
+                server.wait(timeout=10)
+        doubled = duplicates(db)
     elapsed = getattr(stats, "elapsed", args.seconds)
     lat = [x * 1000 for x in stats.latencies]
+    processes = "one server process" if args.processes == 1 else f"{args.processes} processes"
     print(
-        f"{args.game}: {args.tables} tables x {args.seats} WebSocket seats, one server "
-        f"process, {elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
+        f"{args.game}: {args.tables} tables x {args.seats} WebSocket seats, {processes}, "
+        f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
+        + (f", client ids stored twice: {doubled}" if doubled is not None else "")
     )
-    print("| tables | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| tables | processes | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     print(
-        f"| {args.tables} | {len(lat)} | {len(lat) / elapsed:,.0f} | "
+        f"| {args.tables} | {args.processes} | {len(lat)} | {len(lat) / elapsed:,.0f} | "
         f"{statistics.median(lat) if lat else float('nan'):.1f} | {percentile(lat, 0.95):.1f} | "
         f"{percentile(lat, 0.99):.1f} | {stats.refused} |"
     )
