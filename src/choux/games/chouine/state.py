@@ -528,10 +528,13 @@ class ChouineState(State):
     def _final_outcome(self) -> Outcome:
         keys = [(self.manche_wins[s], self.total_partie_wins[s]) for s in range(self.n)]
         ranks = tuple(1 + sum(1 for o in keys if o > k) for k in keys)
+        # the winner's count first: the reason is read above the ranking, winner on top
         if self.manches_to_win > 1:
-            reason = "Match gagné en manches " + "–".join(map(str, self.manche_wins))
+            wins = sorted(self.manche_wins, reverse=True)
+            reason = "Match gagné, manches " + "–".join(map(str, wins))
         else:
-            reason = "Manche gagnée " + "–".join(map(str, self.total_partie_wins))
+            wins = sorted(self.total_partie_wins, reverse=True)
+            reason = "Manche gagnée, parties " + "–".join(map(str, wins))
         return Outcome(tuple(self.total_partie_wins), ranks, reason)
 
     def _next_deal(self) -> list[Event]:

@@ -1,6 +1,6 @@
 // La Chouine: the trump under the talon, the trick, hands, declarations, the 7 exchange.
 import { clear, h } from "../dom.js";
-import { backEl, cardEl, fill, SUITS } from "../cards.js";
+import { backEl, cardEl, fill, SUIT_NAMES, SUITS } from "../cards.js";
 
 let showLast = false;
 
@@ -26,7 +26,7 @@ function seatPanel(view, seat, ctx) {
       h("span", { text: `${view.tricks_won[seat]} pli${view.tricks_won[seat] > 1 ? "s" : ""}` }),
       view.declared_points[seat] ? h("span", { text: `annonces ${view.declared_points[seat]}` }) : null,
       points !== null && points !== undefined ? h("span", { class: "cq-points", text: `${points} pts` }) : null,
-      h("span", { class: "cq-wins", title: "parties gagnées", text: `${"●".repeat(view.partie_wins[seat])}${"○".repeat(Math.max(0, winsNeeded(view) - view.partie_wins[seat]))}` })));
+      h("span", { class: "cq-wins", title: "parties gagnées dans la manche", text: winsText(view, seat) })));
   if (!me) {
     const hand = h("div", { class: "cq-backs" });
     const visible = new Set(shown);
@@ -37,8 +37,23 @@ function seatPanel(view, seat, ctx) {
   return box;
 }
 
+function winsText(view, seat) {
+  // two players race to a number of wins (dots); three or four just count them
+  const wins = view.partie_wins[seat];
+  const need = winsNeeded(view);
+  if (!need) return `parties : ${wins}`;
+  return `parties ${"●".repeat(wins)}${"○".repeat(Math.max(0, need - wins))}`;
+}
+
 function winsNeeded(view) {
   return view.players === 2 ? Math.floor(view.parties_per_manche / 2) + 1 : 0;
+}
+
+function roundText(view) {
+  // between two parties the counters already point at the next one: name the manche only
+  const belle = view.belle && view.stage === "play" ? " · la belle !" : "";
+  if (view.stage !== "play") return `Manche ${view.manche_number}`;
+  return `Partie ${view.partie_number || view.deal_number} · manche ${view.manche_number}${belle}`;
 }
 
 function talonEl(view) {
@@ -70,8 +85,8 @@ export function render(board, view, ctx) {
   const trump = h("div", { class: `cq-info${view.trump === "H" || view.trump === "D" ? " red" : ""}` },
     h("span", { class: "cq-trump" }, "Atout ", h("b", { text: `${view.trump_symbol} ${view.trump_name}` })),
     h("span", { class: "cq-phase", text: view.phase === 1 ? "Talon ouvert : jeu libre" : "Talon fermé : il faut fournir" }),
-    h("span", { class: "cq-round", text: `Partie ${view.partie_number || view.deal_number} · manche ${view.manche_number}${view.belle ? " · la belle !" : ""}` }),
-    view.au_sept ? h("span", { class: "badge cq-ausept", text: "Au sept !" }) : null,
+    h("span", { class: "cq-round", text: roundText(view) }),
+    view.au_sept && view.talon > 0 ? h("span", { class: "badge cq-ausept", title: "Dernier appel : le sept d'atout peut encore être échangé contre la retourne.", text: "Au sept !" }) : null,
     h("span", { class: "cq-preset", text: view.preset_title }));
   wrap.append(trump);
 
@@ -96,13 +111,13 @@ export function render(board, view, ctx) {
   }));
   wrap.append(tools);
 
-  if (view.stage === "between" && view.last_result) wrap.append(resultEl(view, ctx));
+  if (view.stage !== "play" && view.last_result) wrap.append(resultEl(view, ctx));
 
   if (view.declarations && view.declarations.length) {
     const list = h("ul", { class: "cq-decls" });
     for (const d of view.declarations) {
       const cards = h("span", { class: "cq-decl-cards" }, d.cards.map((c) => cardEl(c, { small: true })));
-      list.append(h("li", {}, h("span", { text: `${names[d.seat]} annonce ${d.name}${d.suit ? ` à ${SUITS[d.suit]}` : ""} (${d.points})` }), cards));
+      list.append(h("li", {}, h("span", { text: `${names[d.seat]} annonce ${d.name}${d.suit ? ` à ${SUIT_NAMES[d.suit]} ${SUITS[d.suit]}` : ""} (${d.points} pts)` }), cards));
     }
     wrap.append(h("section", { class: "cq-decl-box" }, h("h3", { text: "Annonces" }), list));
   }
@@ -133,14 +148,16 @@ function resultEl(view, ctx) {
   const r = view.last_result;
   const box = h("section", { class: "cq-result" }, h("h3", { text: fill(r.text, ctx.names) }));
   const table = h("table", { class: "cq-sheet" });
-  table.append(h("tr", {}, h("th", { text: "" }), h("th", { text: "Cartes" }), h("th", { text: "Annonces" }), h("th", { text: "Total" })));
+  table.append(h("tr", {}, h("th", { text: "" }), h("th", { text: "Cartes" }), h("th", { text: "Annonces" }),
+    h("th", { title: "dix de der : 10 points pour le dernier pli", text: "Der" }), h("th", { text: "Total" })));
   r.totals.forEach((total, seat) => {
     table.append(h("tr", { class: r.winner === seat ? "win" : "" },
       h("th", { text: ctx.names[seat] }), h("td", { text: String(r.card_points[seat]) }),
-      h("td", { text: String(r.declared_points[seat]) }), h("td", { text: String(total) })));
+      h("td", { text: String(r.declared_points[seat]) }),
+      h("td", { class: "cq-der", text: r.last_trick_winner === seat ? "10" : "–" }), h("td", { text: String(total) })));
   });
   box.append(table);
-  box.append(h("p", { class: "cq-next", text: "La donne suivante arrive…" }));
+  box.append(h("p", { class: "cq-next", text: view.stage === "over" ? "Dernière partie du match." : "La donne suivante arrive…" }));
   return box;
 }
 

@@ -1,0 +1,45 @@
+"""QA regression: the Chouine score sheet adds up (dix de der column) and stays on screen
+after the last partie of the match, and the final reason puts the winner's count first."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
+from e2e_flow import chouine_move, create_table, over, play_until
+
+pytestmark = pytest.mark.e2e
+
+
+def sheet_rows(page) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    return list(
+        page.eval_on_selector_all(
+            ".cq-result .cq-sheet tr",
+            "rows => rows.map(r => [...r.children].map(c => c.textContent))",
+        )
+    )
+
+
+def test_chouine_sheet_adds_up_and_stays_after_the_match(live_server, players) -> None:  # type: ignore[no-untyped-def]
+    alice = players(phone=True)
+    create_table(
+        alice.page, live_server.url, "chouine", "Alice", ["human", "bot:greedy"], {"manches": "1"}
+    )
+    alice.page.wait_for_selector(".cq-hand .card")
+    play_until([alice.page], chouine_move, lambda: over(alice.page), timeout=50)
+    rows = sheet_rows(alice.page)
+    assert rows[0][1:] == ["Cartes", "Annonces", "Der", "Total"]
+    ders = 0
+    for row in rows[1:]:
+        cards, declared, der, total = row[1:]
+        extra = 0 if der == "–" else int(der)
+        ders += extra
+        assert int(cards) + int(declared) + extra == int(total), row
+    assert ders in (0, 10)  # 0 only when a Chouine ended the partie
+    assert "Dernière partie du match" in alice.page.inner_text(".cq-result")
+    reason = alice.page.inner_text("#result-title")
+    assert reason.startswith("Manche gagnée, parties 2–"), reason
+    assert not alice.errors, alice.errors
