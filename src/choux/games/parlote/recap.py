@@ -74,12 +74,12 @@ def build_recap(
     if made:
         summary = (
             f"L'équipe qui avait annoncé {amount} réussit son contrat avec {points[bidders]} "
-            f"points et {won[bidders]} pli(s)."
+            f"points et {_tricks(won[bidders])}."
         )
     else:
         summary = (
             f"L'équipe qui avait annoncé {amount} chute avec {points[bidders]} points et "
-            f"{won[bidders]} pli(s) : la défense marque {data.FAILED_BONUS} + {contract.amount}."
+            f"{_tricks(won[bidders])} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
         )
     if contract.coinched:
         summary += " La manche était coinchée : les scores sont doublés."
@@ -106,3 +106,8 @@ def build_recap(
         "totals": list(state.scores),
         "summary": summary,
     }
+
+
+def _tricks(count: int) -> str:
+    """« 1 pli », « 5 plis » (« pli(s) » reads like a form)."""
+    return f"{count} pli{'s' if count > 1 else ''}"

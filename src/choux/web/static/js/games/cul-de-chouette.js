@@ -362,12 +362,27 @@ export function renderActions(box, legal, ctx) {
   if (openDialog) { const [name, seat] = openDialog; openDialog = null; requestAnimationFrame(() => focusDialog(name, seat)); }
 }
 
+// the decisions taken in a window that the table clock closes (the others wait for one player)
+const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot"]);
+
+/** « Réussi : Guenièvre fait une Chouette » says who must make what, unlike « défi réussi ». */
+function challengeBet(view, item, names) {
+  const c = view.challenge;
+  if (!c || !c.combination) return withNames(item.label, names);
+  const who = names[c.target];
+  return item.action.made ? `Réussi : ${who} ${article(c.combination)}${c.combination}` : `Raté : ${who} ne fait pas de ${c.combination}`;
+}
+
 function decisions(view, legal, ctx) {
   const groups = byType(legal);
   const names = ctx.names;
   dialogSeat = ctx.seat;
   const panel = h("div", { class: "cdc-dialogs", dataset: { seat: ctx.seat } });
   const label = (item) => withNames(item.label, names);
+  // a player scrolled down to the dialogs on a phone still sees how long the window stays open
+  const open = (view.windows || []).length && ctx.message.status === "live" && legal.some((l) => WINDOW_DECISIONS.has(l.action.type));
+  const clock = open ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour décider") : null;
+  if (clock) panel.append(clock);
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
@@ -391,8 +406,8 @@ function decisions(view, legal, ctx) {
       "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser)."));
   }
   if (groups.has("passe_grelot")) panel.append(dialog("passe", "« Passe-Grelot ! » à qui ?", buttons(groups.get("passe_grelot"), ctx, (i) => names[i.action.target])));
-  if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, label)));
+  if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
   if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
   if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
-  return panel.childNodes.length ? panel : null;
+  return panel.childNodes.length > (clock ? 1 : 0) ? panel : null;
 }

@@ -71,7 +71,7 @@ function header(view, ctx) {
     h("strong", { text: String(view.scores[team]) }));
   const box = h("header", { class: "parlote-head" },
     h("div", { class: "parlote-phase" },
-      h("span", { class: "deal-no", text: view.phase === "over" ? "Fin" : `Donne ${view.deal_number}` }),
+      h("span", { class: "deal-no", text: view.phase === "over" ? "Fin" : `Manche ${view.deal_number}` }),
       h("span", { text: view.phase_label }),
       view.reader !== null ? h("span", { class: "reader" }, "piocheur : ", h("strong", { text: names[view.reader] })) : null,
       isArbiterSeat(view) ? h("span", { class: "reader arbiter" }, "arbitre : ", h("strong", { text: names[view.arbiter] })) : null),
@@ -237,7 +237,7 @@ function recapPanel(view, ctx) {
   }
   const s = r.scenario;
   return keepOpen(h("details", { class: "recap panel", open: view.phase === "over" || view.phase === "draw" || undefined },
-    h("summary", { text: `Récapitulatif de la donne ${r.deal} : ${r.made ? "contrat réussi" : "contrat chuté"}` }),
+    h("summary", { text: `Récapitulatif de la manche ${r.deal} : ${r.made ? "contrat réussi" : "contrat chuté"}` }),
     h("p", { class: "recap-summary", text: r.summary }),
     h("p", {}, h("strong", { text: s.title }), ` — ${s.injonction} `, h("em", { text: s.objection })),
     h("p", { text: `Points de cartes : ${r.points[0]} – ${r.points[1]} · marqués : ${r.deal_scores[0]} – ${r.deal_scores[1]} · total : ${r.totals[0]} – ${r.totals[1]}` }),
@@ -265,8 +265,8 @@ function resultsTable(view, ctx) {
     h("td", { text: String(r.deal) }), h("td", { text: r.scenario }),
     h("td", { text: r.contract ? `${amountText(r.contract.amount)}${r.contract.coinched ? " coinché" : ""}` : "—" }),
     h("td", { text: r.made ? "réussi" : "chuté" }), h("td", { text: `${r.scores[0]} – ${r.scores[1]}` })));
-  return keepOpen(h("details", { class: "results panel" }, h("summary", { text: "Les donnes jouées" }),
-    h("table", {}, h("thead", {}, h("tr", {}, ["Donne", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))), "results");
+  return keepOpen(h("details", { class: "results panel" }, h("summary", { text: "Les manches jouées" }),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Manche", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))), "results");
 }
 
 const DECISION_TITLES = {

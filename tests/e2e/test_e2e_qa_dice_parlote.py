@@ -1,0 +1,77 @@
+"""QA regressions found by playing Cul de Chouette and Parlote on phones (Debian's Chromium).
+
+- The side bets on a Grelottine challenge said « défi réussi / raté »: réussi for whom? The
+  buttons now name who must make which combination.
+- A phone player scrolled down to the bet dialogs could not see the window's clock (it sits
+  in the header): the dialogs now carry their own countdown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from e2e_tables import PHONE, chromium, create_table, current, live_server, shoot
+
+from choux.games.cul_de_chouette.actions import ChallengeGrelottine
+from choux.games.cul_de_chouette.testing import dice, table
+
+A, B, C = 0, 1, 2
+
+
+def put_state(server: Any, code: str, state: Any) -> None:
+    """Steer the live table to a prepared state and push it to the pages."""
+
+    async def swap() -> None:
+        table_ = server.service.tables[code]
+        async with table_.lock:
+            table_.row.status = "live"
+            table_.state = state
+            server.service._after_change(table_)
+            table_.meta += 1
+            table_.wake_all()
+
+    server.call(swap())
+
+
+def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            3,
+            {A: "human", B: "human", C: "human"},
+            {"des": '"reels"'},
+        )
+        code = invite.rsplit("/", 1)[1]
+        # Karadoc's Néant; Léodagan challenges him to a Chouette: Perceval may bet on it
+        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[False, False, True])
+        dice(state, 1, 3)
+        dice(state, 6)
+        state.apply(C, ChallengeGrelottine("Chouette", 10))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=pari-defi]")
+        assert current(page)["view"]["challenge"]["target"] == B
+        bets = page.locator("[data-dialog=pari-defi] button").all_inner_texts()
+        assert any("fait une Chouette" in b and b.startswith("Réussi") for b in bets), bets
+        assert any("ne fait pas de Chouette" in b and b.startswith("Raté") for b in bets), bets
+        assert "défi réussi" not in " ".join(bets)
+        clock = page.locator(".cdc-dialogs .game-countdown")
+        assert clock.count() == 1
+        assert "Temps pour décider" in clock.inner_text()
+        page.locator("[data-dialog=pari-defi]").scroll_into_view_if_needed()
+        shoot(page, "qa-cdc-challenge-bets-phone")
+
+        # the roller's own decision (no window): no clock among the dialogs
+        state = table(3, scores=[80, 50, 60], roller=A)
+        dice(state, 1, 2)
+        dice(state, 4)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=soufflette]")
+        assert page.locator(".cdc-dialogs .game-countdown").count() == 0
+        assert not errors, errors
