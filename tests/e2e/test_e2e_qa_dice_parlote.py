@@ -2,6 +2,8 @@
 
 - The side bets on a Grelottine challenge said « défi réussi / raté »: réussi for whom? The
   buttons now name who must make which combination.
+- The Civet's combination list (« Cul de Chouette (avec Sirotage) ») made the phone's page
+  wider than the screen, cutting the shout buttons at the right edge.
 - A phone player scrolled down to the bet dialogs could not see the window's clock (it sits
   in the header): the dialogs now carry their own countdown.
 """
@@ -74,4 +76,14 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
         assert page.locator(".cdc-dialogs .game-countdown").count() == 0
+
+        # a Civet on a phone: the long combination names do not widen the page
+        state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=civet]")
+        page.select_option("[data-dialog=civet] select", "Cul de Chouette (avec Sirotage)")
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= PHONE["width"], wide
+        page.locator("[data-dialog=civet]").scroll_into_view_if_needed()
+        shoot(page, "qa-cdc-civet-phone")
         assert not errors, errors
