@@ -116,19 +116,21 @@ export function render(board, view, ctx) {
     h("span", { class: "cx-round" }, "Manche ", h("b", { text: `${view.round}/${view.rounds}` })),
     view.phase === "jeu" || view.phase === "chouine" ? h("span", { text: `pli ${view.trick_number}/7` }) : null,
     h("span", { class: "cx-phase", text: PHASES[view.phase] || view.phase }),
-    h("span", { class: "cx-reserve", text: `réserve : ${view.reserve}` })));
+    h("span", { class: "cx-reserve", title: "jetons de chouinerie encore dans la réserve", text: `jetons en réserve : ${view.reserve}` })));
 
   const seats = h("div", { class: "cx-seats" });
   for (let seat = 0; seat < view.players; seat += 1) if (seat !== view.seat) seats.append(seatEl(view, seat, ctx));
   wrap.append(seats);
 
   const felt = h("div", { class: "cx-felt" });
-  if (showLast && view.last_trick) {
+  // while the crybabies choose, the trick that made them cry stays on the felt
+  const crying = view.phase === "chouine" && view.last_trick && !view.trick.length;
+  if ((showLast || crying) && view.last_trick) {
     felt.append(h("p", { class: "cx-felt-title", text: `Dernier pli : ${ctx.names[view.last_trick.winner]} l'emporte` }));
     const row = h("div", { class: "cx-trick" });
     for (const p of view.last_trick.cards) {
       const cry = view.last_trick.crybabies.includes(p.seat);
-      row.append(h("figure", { class: `cx-played${cry ? " cry" : ""}` }, playedEl(p.end), h("figcaption", { text: ctx.names[p.seat] + (cry ? " · pleure" : "") })));
+      row.append(h("figure", { class: `cx-played${cry ? " cry" : ""}` }, playedEl(p.end), h("figcaption", {}, ctx.names[p.seat], cry ? h("br") : null, cry ? "pleure" : null)));
     }
     felt.append(row);
   } else {
@@ -138,10 +140,13 @@ export function render(board, view, ctx) {
     if (!view.trick.length) row.append(h("p", { class: "cx-wait", text: view.phase === "choix" ? "Chacun choisit en secret…" : "Le pli est vide." }));
     felt.append(row);
   }
-  if (view.crybaby) felt.append(h("p", { class: "cx-cry", text: `${ctx.names[view.crybaby.seat]} pleure sur son sort et choisit un bonus.` }));
+  if (view.crybaby) {
+    const mine = view.crybaby.seat === view.seat;
+    felt.append(h("p", { class: "cx-cry", text: mine ? "Vous pleurez sur votre sort : choisissez un bonus." : `${ctx.names[view.crybaby.seat]} pleure sur son sort et choisit un bonus.` }));
+  }
   wrap.append(felt);
   wrap.append(h("div", { class: "cq-tools" }, h("button", {
-    type: "button", class: "chip", disabled: !view.last_trick, "aria-pressed": String(showLast),
+    type: "button", class: "chip", disabled: !view.last_trick || crying, "aria-pressed": String(showLast),
     text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli", onclick: () => { showLast = !showLast; ctx.redraw(); } })));
 
   if (view.seat !== null && view.seat !== undefined) {

@@ -1,0 +1,48 @@
+"""QA regression: when you must cry (Chouineurs), the trick that made you cry stays on the
+felt and the prompt speaks to you; the token reserve is named."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
+from e2e_flow import chouineurs_move, create_table, over
+
+pytestmark = pytest.mark.e2e
+
+
+def my_cry(page) -> bool:  # type: ignore[no-untyped-def]
+    return bool(
+        page.evaluate(
+            "(() => { const v = window.chouxTable.current.view;"
+            " return !!v.crybaby && v.crybaby.seat === 0 && v.legal.length > 0; })()"
+        )
+    )
+
+
+def test_the_crybaby_sees_the_trick_that_made_them_cry(live_server, players) -> None:  # type: ignore[no-untyped-def]
+    alice = players(phone=True)
+    page = alice.page
+    create_table(
+        page, live_server.url, "chouineurs", "Alice", ["human", "bot:greedy", "bot:greedy"]
+    )
+    page.wait_for_selector(".cx-hand .dcard")
+    assert "jetons en réserve" in page.inner_text(".cx-info")
+    deadline = time.monotonic() + 45
+    while not my_cry(page):
+        if over(page) or time.monotonic() > deadline:
+            pytest.skip("Alice never had to cry in this deal")
+        if not chouineurs_move(page):
+            page.wait_for_timeout(60)
+    page.wait_for_selector(".cx-cry")
+    assert "Vous pleurez" in page.inner_text(".cx-cry")
+    assert "Dernier pli" in page.inner_text(".cx-felt")
+    assert page.locator(".cx-felt .cx-played").count() == 3
+    assert page.locator(".cx-felt .cx-played.cry").count() >= 1
+    assert "Le pli est vide" not in page.inner_text(".cx-felt")
+    assert not alice.errors, alice.errors
