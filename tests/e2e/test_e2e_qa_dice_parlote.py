@@ -5,7 +5,7 @@
 - The Civet's combination list (« Cul de Chouette (avec Sirotage) ») made the phone's page
   wider than the screen, cutting the shout buttons at the right edge.
 - A phone player scrolled down to the bet dialogs could not see the window's clock (it sits
-  in the header): the dialogs now carry their own countdown.
+  in the header): the dialogs, and the shout bar in a race, now carry their own countdown.
 """
 
 from __future__ import annotations
@@ -76,6 +76,15 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
         assert page.locator(".cdc-dialogs .game-countdown").count() == 0
+
+        # a race (Karadoc's Chouette Velute): the shout bar at the bottom carries the clock
+        state = table(3, scores=[80, 50, 60], roller=B)
+        dice(state, 2, 2)
+        dice(state, 4)
+        put_state(server, code, state)
+        page.wait_for_selector(".shout-bar.race-open .game-countdown")
+        assert "Temps pour crier" in page.locator(".shout-bar .game-countdown").inner_text()
+        shoot(page, "qa-cdc-race-clock-phone")
 
         # a Civet on a phone: the long combination names do not widen the page
         state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])

@@ -273,7 +273,9 @@ function shoutBar(view, groups, ctx, compact = false) {
   const cries = h("div", { class: "cries" });
   const calls = h("div", { class: "calls" });
   const who = ctx.names[ctx.seat];
-  const bar = h("div", { class: `${compact ? "sheet-shouts" : "shout-bar"}${race ? " race-open" : ""}`, role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, cries, calls);
+  // in a race the clock sits on the shout bar too: a phone scrolled down sees how long is left
+  const clock = race && live && !compact && (view.windows || []).length ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour crier") : null;
+  const bar = h("div", { class: `${compact ? "sheet-shouts" : "shout-bar"}${race ? " race-open" : ""}`, role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, cries, calls);
   for (const { cry, short } of CRIES) {
     cries.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
       () => ctx.act({ type: "crier", cry }), short));
