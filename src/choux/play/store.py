@@ -32,10 +32,12 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 metadata = MetaData()
 
@@ -168,8 +170,31 @@ def sync_url(url: str) -> str:
     return url
 
 
+#: key of the PostgreSQL advisory lock held while a process migrates the schema
+MIGRATION_LOCK = 0x43484F5558
+
+
 def migrate(url: str) -> None:
-    """Bring the schema to the latest Alembic revision (create_all when not in a checkout)."""
+    """Bring the schema to the latest Alembic revision (create_all when not in a checkout).
+
+    On PostgreSQL, under an advisory lock: several processes started together would
+    otherwise all create the tables at once, and all but one would fail to start."""
+    if make_url(url).get_backend_name() != "postgresql":
+        _migrate(url)
+        return
+    engine = create_engine(sync_url(url), poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("select pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                _migrate(url)
+            finally:
+                conn.execute(text("select pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+    finally:
+        engine.dispose()
+
+
+def _migrate(url: str) -> None:
     if (MIGRATIONS / "env.py").exists():
         from alembic import command
         from alembic.config import Config
