@@ -2,7 +2,9 @@
 
 Messages are hints, never the truth: a process that hears "table T changed" reloads what it
 is missing from the store, so a lost message only delays a resync until the next one (or the
-next action, whose version check fails and triggers the same catch-up).
+next action, whose version check fails and triggers the same catch-up, or the periodic
+resync). A message about an action carries it (already committed), so a process exactly one
+version behind applies it without reading the store.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ log = logging.getLogger("choux.pubsub")
 
 CHANNEL = "choux:tables"
 PRESENCE = "choux:seen"
-Handler = Callable[[str], Awaitable[None]]
+#: (table code, the action just stored or None): see TableService._on_remote_change
+Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 
 
 def presence_key(code: str, seat: int) -> str:
@@ -32,7 +35,7 @@ class LocalPubSub:
     async def start(self, handler: Handler) -> None:
         return None
 
-    async def publish(self, code: str) -> None:
+    async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         return None
 
     async def stop(self) -> None:
@@ -76,7 +79,11 @@ class RedisPubSub:
                     continue
                 data = json.loads(message["data"])
                 if data.get("origin") != self.origin and isinstance(data.get("code"), str):
-                    await handler(data["code"])
+                    change = data.get("change")
+                    try:
+                        await handler(data["code"], change if isinstance(change, dict) else None)
+                    except Exception:  # a bug in handling one message is not Redis failing
+                        log.exception("pub/sub handler, table %s", data["code"])
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away for a moment: the store stays the truth
@@ -87,11 +94,15 @@ class RedisPubSub:
                     pubsub = None
                 await asyncio.sleep(1.0)
 
-    async def publish(self, code: str) -> None:
+    async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """`change`: the action just committed, so that the others need not read it back."""
         if self.client is None:
             return
+        message: dict[str, Any] = {"origin": self.origin, "code": code}
+        if change is not None:
+            message["change"] = change
         try:
-            await self.client.publish(CHANNEL, json.dumps({"origin": self.origin, "code": code}))
+            await self.client.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
         except Exception as error:
             log.warning("could not publish a change of table %s: %s", code, error)
 

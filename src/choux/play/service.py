@@ -86,6 +86,8 @@ class TableService:
             RedisPubSub(settings.redis_url) if settings.redis_url else LocalPubSub()
         )
         self.background: set[asyncio.Task[None]] = set()
+        #: tables with a catch-up running; True: another change arrived meanwhile
+        self._dirty: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -169,12 +171,49 @@ class TableService:
 
     # ------------------------------------------------------------------ several processes
 
-    async def _on_remote_change(self, code: str) -> None:
-        """Another process changed table `code`: catch up from the store if we hold it."""
+    async def _on_remote_change(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """Another process changed table `code`: catch up if we hold it.
+
+        A message that carries the next action (`change`: version, seat, action, client id,
+        all committed) is applied from the message, without a read of the store. Anything
+        else (a seat, a gap in versions, a catch-up under way) reloads from the store; the
+        listener does not wait for it: one catch-up task per table, and messages arriving
+        meanwhile fold into one more pass."""
         table = self.tables.get(code)
-        if table is not None:
-            async with table.lock:
-                await self._catch_up(table)
+        if table is None:
+            return
+        if change is not None and code not in self._dirty and table.status == "live":
+            self._background(self._absorb_or_catch_up(table, change))
+            return
+        self._mark_dirty(table)
+
+    async def _absorb_or_catch_up(self, table: LiveTable, change: dict[str, Any]) -> None:
+        async with table.lock:  # FIFO: the messages of one table are absorbed in order
+            if table.code not in self._dirty:
+                if change.get("v") == table.version + 1 and await self._absorb(table, change):
+                    return
+                if isinstance(change.get("v"), int) and change["v"] <= table.version:
+                    return  # already here (a catch-up read it first)
+        self._mark_dirty(table)
+
+    def _mark_dirty(self, table: LiveTable) -> None:
+        code = table.code
+        if code in self._dirty:
+            self._dirty[code] = True
+            return
+        self._dirty[code] = True
+        self._background(self._catch_up_while_dirty(table))
+
+    async def _catch_up_while_dirty(self, table: LiveTable) -> None:
+        try:
+            while self._dirty.get(table.code):
+                self._dirty[table.code] = False
+                async with table.lock:
+                    await self._catch_up(table)
+        except Exception as error:
+            log.warning("table %s: catch-up failed: %s", table.code, error)
+        finally:
+            self._dirty.pop(table.code, None)
 
     async def _catch_up(self, table: LiveTable) -> None:
         """Under the lock: seats, status and the actions this copy has not seen yet."""
@@ -235,6 +274,29 @@ class TableService:
             if version != table.version or status != table.status:
                 async with table.lock:
                     await self._catch_up(table)
+
+    async def _absorb(self, table: LiveTable, change: dict[str, Any]) -> bool:
+        """Under the lock: apply the next action as another process stored it (False: the
+        message is not usable, reload from the store instead)."""
+        try:
+            seat, data, client_id = change["seat"], change["action"], change.get("client_id")
+            action = table.game.action_from_json(data)
+            new = table.state.clone()
+            events = new.apply(seat, action)
+        except Exception:
+            return False
+        seq = table.version + 1
+        table.state = new
+        table.version = seq
+        table.actions.append((seat, action.to_json()))
+        table.log.extend((seq, e) for e in events)
+        if isinstance(client_id, str):
+            table.client_ids[(seat, client_id)] = seq
+        if new.is_over():
+            table.row.status = "over"
+            table.record_id = await self.store.record_id_for_table(table.row.id)
+        self._after_change(table)
+        return True
 
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
@@ -442,12 +504,14 @@ class TableService:
                 await self._apply_once(table, seat, action, client_id)
             except VersionConflict as error:
                 raise TableError("La table a changé entre-temps : réessayez.", 409) from error
-        self._publish(table.code)
+        _, data = table.actions[-1]  # the action just stored (an early return publishes nothing)
+        change = {"v": table.version, "seat": seat, "action": data, "client_id": client_id}
+        self._publish(table.code, change)
 
-    def _publish(self, code: str) -> None:
+    def _publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the other processes, without holding the table's lock while Redis answers."""
         if self.settings.redis_url:
-            self._background(self.pubsub.publish(code))
+            self._background(self.pubsub.publish(code, change))
 
     def _background(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
