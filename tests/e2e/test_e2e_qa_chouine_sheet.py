@@ -40,6 +40,9 @@ def test_chouine_sheet_adds_up_and_stays_after_the_match(live_server, players) -
         assert int(cards) + int(declared) + extra == int(total), row
     assert ders in (0, 10)  # 0 only when a Chouine ended the partie
     assert "Dernière partie du match" in alice.page.inner_text(".cq-result")
+    # the seat panel's points agree with the sheet (the dix de der included)
+    mine = alice.page.inner_text(".cq-seat.me .cq-points")
+    assert mine == f"{rows[1][4]} pts", (mine, rows)
     reason = alice.page.inner_text("#result-title")
     assert reason.startswith("Manche gagnée, parties 2–"), reason
     assert not alice.errors, alice.errors

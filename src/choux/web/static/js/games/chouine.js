@@ -17,7 +17,9 @@ function seatPanel(view, seat, ctx) {
   const me = seat === view.seat;
   const acting = (view.actors || []).includes(seat);
   const shown = (view.shown || [])[seat] || [];
-  const points = (view.points || [])[seat];
+  // once a partie is over, its total (dix de der included) is public on the score sheet
+  const done = view.stage !== "play" && view.last_result;
+  const points = done ? view.last_result.totals[seat] : (view.points || [])[seat];
   const box = h("div", { class: `cq-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } },
     h("div", { class: "cq-seat-head" },
       h("span", { class: "cq-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
