@@ -759,7 +759,9 @@ class ParloteState(State):
         return Outcome(
             tuple(scores),
             tuple(ranks),
-            f"Plus de {self.target} points : {self.scores[0]} à {self.scores[1]}",
+            # the winners' score first: « 0 à 480 » read as a defeat on the winners' page
+            f"Objectif de {self.target} points dépassé : {self.scores[self.winner]} à "
+            f"{self.scores[1 - self.winner]}",
         )
 
     # ------------------------------------------------------------------ views

@@ -247,7 +247,7 @@ function recapPanel(view, ctx) {
 function memoPanel(view) {
   const panel = keepOpen(h("details", { class: "memo panel" }, h("summary", { text: "Mémo : les sept couleurs et leurs arbres" })), "memo");
   const tree = (nodes) => h("ul", { class: "memo-tree" }, nodes.map((n) => h("li", { class: n.in_play ? "in-play" : "" },
-    h("span", { class: "memo-name", text: `${n.name}` }), h("span", { class: "memo-depth", text: ` · ${n.depth}` }),
+    h("span", { class: "memo-name", text: `${n.name}` }), h("span", { class: "memo-depth", text: ` · niveau ${n.depth}` }),
     h("span", { class: "memo-def", text: ` — ${n.definition}` }),
     n.children && n.children.length ? tree(n.children) : null)));
   for (const entry of view.memo || []) {
