@@ -38,7 +38,7 @@ def test_victory_at_343_on_ones_own_turn() -> None:
     assert state.is_over() and state.winner == 0
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
-    assert outcome.reason == "343 atteint à son tour"
+    assert outcome.reason == "343 points atteints sur ses propres dés"
     assert state.actors() == () and state.deadline() is None
 
 

@@ -1380,7 +1380,7 @@ class CulDeChouetteState(State):
             else 2 + sum(1 for o in range(self.n) if o not in winners and scores[o] > scores[s])
             for s in range(self.n)
         )
-        return Outcome(scores, ranks, f"{self.target} atteint à son tour")
+        return Outcome(scores, ranks, f"{self.target} points atteints sur ses propres dés")
 
     def snapshot(self) -> dict[str, JSON]:
         data = self.view(None)
