@@ -793,7 +793,7 @@ class CulDeChouetteState(State):
             )
 
     def _bevue(self, seat: int, why: str) -> None:
-        self._lose(seat, C.BEVUE, f"Bévue ({why})")
+        self._lose(seat, C.BEVUE, f"fait une Bévue ({why})")
 
     # ------------------------------------------------------------------ ties (opening, Suite)
 
