@@ -4,6 +4,8 @@
   buttons now name who must make which combination.
 - The Civet's combination list (« Cul de Chouette (avec Sirotage) ») made the phone's page
   wider than the screen, cutting the shout buttons at the right edge.
+- Real dice: the values being typed (and a Grelottine stake) were wiped by every redraw, i.e.
+  whenever anyone else at the table did anything.
 - A phone player scrolled down to the bet dialogs could not see the window's clock (it sits
   in the header): the dialogs, and the shout bar in a race, now carry their own countdown.
 """
@@ -95,4 +97,58 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         assert wide <= PHONE["width"], wide
         page.locator("[data-dialog=civet]").scroll_into_view_if_needed()
         shoot(page, "qa-cdc-civet-phone")
+        assert not errors, errors
+
+
+def redrawn(page: Any, server: Any, code: str, state: Any, selector: str) -> None:
+    """Push the state again and wait until the page has replaced the field `selector`."""
+    page.evaluate(f"() => {{ document.querySelector('{selector}').dataset.old = '1'; }}")
+    put_state(server, code, state)
+    page.wait_for_function(
+        f"() => {{ const n = document.querySelector('{selector}'); return n && !n.dataset.old; }}",
+        timeout=5000,
+    )
+    page.wait_for_timeout(50)  # the focus comes back on the next frame
+
+
+def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            3,
+            {A: "human", B: "human", C: "human"},
+            {"des": '"reels"'},
+        )
+        code = invite.rsplit("/", 1)[1]
+        state = table(3, scores=[80, 50, 60], roller=A)
+        put_state(server, code, state)
+        page.wait_for_selector(".dice-entry input")
+        first = page.locator(".dice-entry input").first
+        first.click()
+        page.keyboard.type("5")
+        # a message arrives (someone else acted): the page draws new fields
+        redrawn(page, server, code, state, ".dice-entry input")
+        assert page.locator(".dice-entry input").first.input_value() == "5"
+        assert page.evaluate("() => document.activeElement.classList.contains('die-input')")
+        page.keyboard.press("Tab")
+        page.keyboard.type("3")
+        assert page.locator(".dice-entry input").nth(1).input_value() == "3"
+
+        # a Grelottine stake being typed survives too
+        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
+        dice(state, 1, 3)
+        dice(state, 6)
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=grelottine]")
+        page.select_option("[data-dialog=grelottine] select", "Velute")
+        page.fill("[data-dialog=grelottine] input[name=stake]", "7")
+        redrawn(page, server, code, state, "[data-dialog=grelottine] select")
+        assert page.locator("[data-dialog=grelottine] select").input_value() == "Velute"
+        assert page.locator("[data-dialog=grelottine] input[name=stake]").input_value() == "7"
         assert not errors, errors

@@ -23,6 +23,29 @@ let openDialog = null;  // which optional dialog the player opened ("grelottine"
 let dialogSeat = null;  // the seat whose dialogs are being built (shared screen)
 let lastCtx = null;
 
+// What a player is typing (real dice, a stake) survives the redraws that other players' moves
+// cause: the fields are rebuilt at every message, which used to wipe them mid-typing.
+const typed = new Map();  // draft key -> {values: [...]} or {combination, stake}
+let typingFocus = null;   // [draft key, field index] of the field that had the focus
+
+function rememberFocus() {
+  if (typed.size > 40) typed.clear();
+  const active = document.activeElement;
+  typingFocus = active && active.dataset && active.dataset.draft ? [active.dataset.draft, Number(active.dataset.index || 0)] : null;
+}
+
+function draftKey(name, ctx) {
+  const v = ctx.message.view;
+  return JSON.stringify([name, ctx.seat, v.turn, v.step, v.tiebreak ? v.tiebreak.purpose : null, v.challenge ? v.challenge.throw : null]);
+}
+
+function restoreFocus(key, fields) {
+  if (!typingFocus || typingFocus[0] !== key) return;
+  const field = fields[typingFocus[1]];
+  typingFocus = null;
+  if (field) requestAnimationFrame(() => field.focus({ preventScroll: true }));
+}
+
 // Shared screen: other seats played from this device, each with its own socket and view.
 const shared = new SharedSeats();
 let redrawQueued = false;
@@ -239,6 +262,7 @@ function buzzOnRace(view, ctx) {
 
 export function render(board, view, ctx) {
   ctx = normalise(ctx, view);
+  rememberFocus();
   buzzOnRace(view, ctx);
   resetCountdowns();
   news.update(ctx.message);
@@ -310,8 +334,15 @@ function buttons(items, ctx, label, cls = "") {
 
 function stakeForm(name, title, entries, ctx, build, note) {
   // entries: [{combination, max}] ; build(combination, stake) -> action
-  const select = h("select", { name: "combination", "aria-label": "Combinaison" }, entries.map((e) => h("option", { value: e.combination, text: `${e.combination} (max ${e.max})` })));
-  const input = h("input", { type: "number", name: "stake", min: "1", inputmode: "numeric", "aria-label": "Mise", value: String(entries[0].max) });
+  const key = draftKey(name, ctx);
+  const saved = typed.get(key);
+  const select = h("select", { name: "combination", "aria-label": "Combinaison", dataset: { draft: key, index: 0 } }, entries.map((e) => h("option", { value: e.combination, text: `${e.combination} (max ${e.max})` })));
+  const input = h("input", { type: "number", name: "stake", min: "1", inputmode: "numeric", "aria-label": "Mise", value: String(entries[0].max), dataset: { draft: key, index: 1 } });
+  if (saved && entries.some((e) => e.combination === saved.combination)) { select.value = saved.combination; input.value = saved.stake; }
+  const keep = () => typed.set(key, { combination: select.value, stake: input.value });
+  select.addEventListener("change", keep);
+  input.addEventListener("input", keep);
+  restoreFocus(key, [select, input]);
   const max = h("span", { class: "max-note" });
   const sync = () => {
     const entry = entries.find((e) => e.combination === select.value) || entries[0];
@@ -324,6 +355,7 @@ function stakeForm(name, title, entries, ctx, build, note) {
   const form = h("form", { class: "stake-form", novalidate: true }, select, input, max, h("button", { class: "button primary", type: "submit", text: "Valider" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    typed.delete(key);
     ctx.act(build(select.value, Number.parseInt(input.value, 10)));
   });
   return dialog(name, title, note ? h("p", { class: "dialog-note", text: note }) : null, form);
@@ -337,10 +369,19 @@ function maxima(items) {
 
 function diceEntry(count, ctx, title) {
   const inputs = [];
-  for (let i = 0; i < count; i++) inputs.push(h("input", { type: "number", min: "1", max: "6", inputmode: "numeric", required: true, class: "die-input", "aria-label": `Dé ${i + 1}` }));
+  const key = draftKey(`des${count}`, ctx);
+  const saved = typed.get(key) || { values: [] };
+  for (let i = 0; i < count; i++) {
+    const input = h("input", { type: "number", min: "1", max: "6", inputmode: "numeric", required: true, class: "die-input", "aria-label": `Dé ${i + 1}`, dataset: { draft: key, index: i } });
+    input.value = saved.values[i] || "";
+    input.addEventListener("input", () => typed.set(key, { values: inputs.map((n) => n.value) }));
+    inputs.push(input);
+  }
+  restoreFocus(key, inputs);
   const form = h("form", { class: "dice-entry", novalidate: true }, inputs, h("button", { class: "button primary", type: "submit", text: "Valider les dés" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    typed.delete(key);  // a new roll of the same step (a tie) starts empty
     ctx.act({ type: "des", dice: inputs.map((i) => Number.parseInt(i.value, 10)) });
   });
   return dialog("des", title, h("p", { class: "dialog-note", text: "Tapez les valeurs des vrais dés posés sur la table (1 à 6)." }), form);
