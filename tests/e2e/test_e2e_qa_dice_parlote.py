@@ -152,3 +152,29 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
         assert page.locator("[data-dialog=grelottine] select").input_value() == "Velute"
         assert page.locator("[data-dialog=grelottine] input[name=stake]").input_value() == "7"
         assert not errors, errors
+
+
+def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Path) -> None:
+    """Picking a card redraws the hand with its argument form: the form's « Temps pour jouer »
+    used to start again from the full 90 s, though the table's clock kept running."""
+    from choux.games.parlote.testing import new_play
+
+    with live_server(tmp_path, deadline_scale=1.0, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
+        )
+        code = invite.rsplit("/", 1)[1]
+        put_state(server, code, new_play(contract_seat=1, reader=3))  # Gustave leads
+        page.wait_for_selector("button.pcard.playable")
+        full = float(current(page)["deadline"])
+        page.wait_for_timeout(2500)
+        page.locator("button.pcard.playable").first.click()
+        page.wait_for_selector(".argument-form .cd-figure")
+        shown = float(page.locator(".argument-form .cd-figure").inner_text().split()[0])
+        assert shown <= full - 2, (shown, full)
+        header = float(page.locator(".parlote-head .cd-figure").inner_text().split()[0])
+        assert abs(header - shown) < 1.5, (header, shown)
+        assert not errors, errors

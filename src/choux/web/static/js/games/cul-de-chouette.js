@@ -2,7 +2,7 @@
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { h } from "../dom.js";
 import { SharedSeats } from "./cdc/shared.js";
-import { NewsFeed, byType, countdown, resetCountdowns, windowLength, pressButton, useStylesheet, withNames } from "./cdc/util.js";
+import { NewsFeed, byType, clockFor, resetCountdowns, pressButton, useStylesheet, withNames } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
 
@@ -141,7 +141,7 @@ function headLine(view, ctx, message) {
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
     const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : "Fenêtre ouverte";
-    const timer = countdown(message.deadline, windowLength(message), label);
+    const timer = clockFor(message, label);
     if (timer) box.append(timer);
   }
   return box;
@@ -298,7 +298,7 @@ function shoutBar(view, groups, ctx, compact = false) {
   const calls = h("div", { class: "calls" });
   const who = ctx.names[ctx.seat];
   // in a race the clock sits on the shout bar too: a phone scrolled down sees how long is left
-  const clock = race && live && !compact && (view.windows || []).length ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour crier") : null;
+  const clock = race && live && !compact && (view.windows || []).length ? clockFor(ctx.message, "Temps pour crier") : null;
   const bar = h("div", { class: `${compact ? "sheet-shouts" : "shout-bar"}${race ? " race-open" : ""}`, role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, cries, calls);
   for (const { cry, short } of CRIES) {
     cries.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
@@ -424,7 +424,7 @@ function decisions(view, legal, ctx) {
   const label = (item) => withNames(item.label, names);
   // a player scrolled down to the dialogs on a phone still sees how long the window stays open
   const open = (view.windows || []).length && ctx.message.status === "live" && legal.some((l) => WINDOW_DECISIONS.has(l.action.type));
-  const clock = open ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour décider") : null;
+  const clock = open ? clockFor(ctx.message, "Temps pour décider") : null;
   if (clock) panel.append(clock);
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {

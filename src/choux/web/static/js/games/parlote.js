@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, countdown, resetCountdowns, windowLength, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
+import { byType, clockFor, resetCountdowns, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -78,7 +78,7 @@ function header(view, ctx) {
     h("div", { class: "team-scores" }, score(0), h("span", { class: "vs", text: `objectif ${view.target}` }), score(1)));
   const dl = view.deadline;
   if (dl && ctx.message.status === "live") {
-    const timer = countdown(ctx.message.deadline, windowLength(ctx.message), DEADLINE_LABELS[dl.kind] || "Délai");
+    const timer = clockFor(ctx.message, DEADLINE_LABELS[dl.kind] || "Délai");
     if (timer) box.append(timer);
   }
   return box;
@@ -386,7 +386,7 @@ function handControls(view, groups, ctx) {
     };
     area.addEventListener("input", sync);
     sync();
-    const clock = ctx.message.status === "live" ? countdown(ctx.message.deadline, windowLength(ctx.message), "Temps pour jouer") : null;
+    const clock = ctx.message.status === "live" ? clockFor(ctx.message, "Temps pour jouer") : null;
     const form = h("form", { class: "argument-form" }, clock,
       h("p", { class: "chosen" }, "Carte choisie : ", h("strong", { text: chosen.name }), h("span", { class: "hint", text: ` — ${chosen.definition}` })),
       h("p", { class: "example-line", text: `Exemple : ${chosen.example}` }),

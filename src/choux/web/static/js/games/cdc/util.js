@@ -67,6 +67,26 @@ export function windowLength(message) {
   return Math.max(firstSeen.seconds || 0, message.deadline || 0);
 }
 
+/**
+ * The seconds left on the clock of `message`, counted from when this page first drew it: a
+ * later redraw of the same message (a card picked, a shared-screen seat's update) must not
+ * start the clock again from the message's full `deadline`.
+ */
+const received = { version: null, end: null };
+export function secondsLeft(message) {
+  if (message.deadline === null || message.deadline === undefined) return null;
+  if (received.version !== message.version) {
+    received.version = message.version;
+    received.end = performance.now() + message.deadline * 1000;
+  }
+  return Math.max(0, (received.end - performance.now()) / 1000);
+}
+
+/** The countdown of the message's open window, with its full length as first seen. */
+export function clockFor(message, label) {
+  return countdown(secondsLeft(message), windowLength(message), label);
+}
+
 export function countdown(seconds, total, label) {
   if (seconds === null || seconds === undefined) return null;
   const end = performance.now() + seconds * 1000;
