@@ -126,6 +126,8 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
             {"des": '"reels"'},
         )
         code = invite.rsplit("/", 1)[1]
+        # two seats are free: the page offers to seat someone else on this device
+        assert page.locator(".shared-panel").is_visible()
         state = table(3, scores=[80, 50, 60], roller=A)
         put_state(server, code, state)
         page.wait_for_selector(".dice-entry input")
@@ -151,6 +153,16 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
         redrawn(page, server, code, state, "[data-dialog=grelottine] select")
         assert page.locator("[data-dialog=grelottine] select").input_value() == "Velute"
         assert page.locator("[data-dialog=grelottine] input[name=stake]").input_value() == "7"
+
+        # once everybody is seated, the « Écran partagé » form drawn at load goes away
+        join_context = browser.new_context(viewport=PHONE)
+        for seat, name in ((B, "Karadoc"), (C, "Léodagan")):
+            other = join_context.new_page() if seat == B else browser.new_context().new_page()
+            other.goto(invite)
+            other.fill(".join-form input[name=pseudo]", name)
+            other.select_option(".join-form select[name=place]", str(seat))
+            other.click(".join-form button[type=submit]")
+        page.wait_for_selector(".shared-panel", state="hidden", timeout=10_000)
         assert not errors, errors
 
 

@@ -260,9 +260,17 @@ function buzzOnRace(view, ctx) {
   raceBuzzed = key;
 }
 
+/** The page's « Écran partagé » form (drawn once at load) is only useful while a seat is free. */
+function hideSharedForm(message) {
+  const panel = document.querySelector(".shared-panel");
+  if (!panel || !Array.isArray(message.seats)) return;
+  panel.hidden = message.status === "over" || !message.seats.some((s) => s.kind === "open");
+}
+
 export function render(board, view, ctx) {
   ctx = normalise(ctx, view);
   rememberFocus();
+  hideSharedForm(ctx.message);
   buzzOnRace(view, ctx);
   resetCountdowns();
   news.update(ctx.message);
