@@ -437,7 +437,7 @@ function decisions(view, legal, ctx) {
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
-    const what = view.tiebreak ? "Saisir votre dé de départage" : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
+    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? "Saisir votre dé d'ouverture (le plus petit commence)" : "Saisir votre dé de départage (le plus petit perd)") : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
     panel.append(diceEntry(count, ctx, what));
   }
   if (groups.has("acheter")) panel.append(dialog("achat", "Achat de dé", h("p", { class: "dialog-note", text: "Le Cul est à vendre : payez 30 points et jouez la combinaison à la place du lanceur." }), buttons(groups.get("acheter"), ctx, label)));
