@@ -134,3 +134,32 @@ def test_a_player_on_another_process_is_not_replaced_by_a_bot(course: str) -> No
             time.sleep(1.0)
             assert table_b.seats[0].kind == "human"
             assert a.app.state.service.tables[code].seats[0].kind == "human"
+
+
+@pytest.mark.postgres
+def test_the_next_action_is_taken_from_the_message_without_reading_the_store(
+    course: str,
+) -> None:
+    with (
+        postgres() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, resync_seconds=60) as a,
+        client(db, redis_url=redis_url, resync_seconds=60) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        assert join(b, code, "Bob").status_code == 303
+        service_a, service_b = a.app.state.service, b.app.state.service
+        table_a, table_b = service_a.tables[code], service_b.tables[code]
+        wait_for(lambda: table_a.status == "live")
+        reads: list[str] = []
+        load = service_b.store.load_table
+
+        async def counted(code: str, since: int = 0):  # type: ignore[no-untyped-def]
+            reads.append(code)
+            return await load(code, since)
+
+        service_b.store.load_table = counted
+        a.portal.call(service_a.act, table_a, 0, {"type": "add", "n": 2}, "a1")
+        wait_for(lambda: table_b.version == 1)
+        assert table_b.state.total == 2 and table_b.client_ids[(0, "a1")] == 1
+        assert reads == []
