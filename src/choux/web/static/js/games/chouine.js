@@ -130,11 +130,18 @@ export function render(board, view, ctx) {
     const hand = h("div", { class: "cq-hand", role: "group", "aria-label": "Votre main" });
     for (const code of view.hand) {
       const action = plays.get(code);
-      hand.append(cardEl(code, {
+      const el = cardEl(code, {
         tag: "button", playable: !!action && !ctx.pending(),
         extraClass: plays.size && !action ? "blocked" : "",
         onclick: action ? () => ctx.act(action) : null,
-      }));
+      });
+      if (plays.size && !action && !ctx.pending()) {
+        // a forbidden card still answers a tap: the table says why, in French
+        el.disabled = false;
+        el.setAttribute("aria-disabled", "true");
+        el.addEventListener("click", () => ctx.act({ type: "play", card: code, declare: null }));
+      }
+      hand.append(el);
     }
     mine.append(hand);
     if (view.won_cards && view.won_cards.length) {

@@ -162,9 +162,16 @@ export function render(board, view, ctx) {
     const hand = h("div", { class: "cx-hand", role: "group", "aria-label": "Votre main" });
     for (const card of view.hand) {
       const action = plays.get(card.card) || turns.get(card.card);
-      hand.append(dcardEl(card, { tag: "button", flipped, playable: !!action && !ctx.pending(),
+      const el = dcardEl(card, { tag: "button", flipped, playable: !!action && !ctx.pending(),
         extraClass: turns.has(card.card) ? "turnable" : (plays.size && !action ? "blocked" : ""),
-        onclick: action ? () => ctx.act(action) : null }));
+        onclick: action ? () => ctx.act(action) : null });
+      if (plays.size && !action && !ctx.pending()) {
+        // a forbidden card still answers a tap: the table says why, in French
+        el.disabled = false;
+        el.setAttribute("aria-disabled", "true");
+        el.addEventListener("click", () => ctx.act({ type: "play", card: card.card }));
+      }
+      hand.append(el);
     }
     if (turns.size) mine.append(h("p", { class: "cx-hint", text: "Touchez une carte pour la retourner, ou prenez un jeton." }));
     mine.append(hand);
