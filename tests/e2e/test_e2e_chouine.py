@@ -11,7 +11,7 @@ from e2e_fixtures import (
 from e2e_flow import chouine_move, create_table, hand_codes, join, over, play_until, version
 from e2e_server import shoot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
 def test_two_people_and_a_bot_play_chouine_to_the_result(live_server, players) -> None:  # type: ignore[no-untyped-def]

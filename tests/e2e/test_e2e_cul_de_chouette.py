@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_tables import (
     DESKTOP,
     PHONE,
@@ -26,6 +27,8 @@ from e2e_tables import (
 
 from choux.games.cul_de_chouette.actions import Sip
 from choux.games.cul_de_chouette.testing import dice, table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 EVIL = "<b>Karadoc</b><script>"  # a pseudonym full of HTML: shown as text
 A, B, C = 0, 1, 2

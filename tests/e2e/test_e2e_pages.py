@@ -12,7 +12,7 @@ from e2e_server import shoot
 
 from choux import games
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
 def test_screenshots_of_every_page(live_server, players) -> None:  # type: ignore[no-untyped-def]

@@ -8,10 +8,12 @@ Berthe contests it and the vote rejects it; an argument over 280 characters is r
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_tables import (
     DESKTOP,
     PHONE,
@@ -25,9 +27,40 @@ from e2e_tables import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from choux.games.parlote.actions import Pass
+
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
+
 A, B = 0, 1  # opponents: teams are [0, 2] and [1, 3]
 EVIL_NAME = "<i>Berthe</i>"
 EVIL_ARGUMENT = '<img src=x onerror="alert(1)"> Hop, coucou !'
+
+
+class PassiveBidder:
+    """The test's bots always pass in the bidding, so Gustave's bid stands and Berthe can
+    coinche whatever the deal (a bot outbidding him made the coinche depend on luck)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def choose(self, state: Any, seat: int) -> Any:
+        move = self.bot.choose(state, seat)
+        if move is not None and state.view(seat)["phase"] == "bidding":
+            for action in state.legal_actions(seat):
+                if isinstance(action, Pass):
+                    return dataclasses.replace(move, action=action)
+        return move
+
+
+def make_bots_pass_in_bidding(server: Any, invite: str) -> None:
+    code = invite.rstrip("/").rsplit("/", 1)[1]
+
+    async def wrap() -> None:
+        table = server.service.tables[code]
+        for seat, bot in list(table.bots.items()):
+            table.bots[seat] = PassiveBidder(bot)
+
+    server.call(wrap())
 
 
 class Script:
@@ -131,6 +164,7 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
             {"target": "100", "play_seconds": "15", "mode": '"jury"'},
         )
         quicken_bots(server, invite, 0.4)  # bots think for 0.4 of a person's time
+        make_bots_pass_in_bidding(server, invite)
         join(pb, invite, EVIL_NAME, B)
         script = Script()
         rejected_seen = False

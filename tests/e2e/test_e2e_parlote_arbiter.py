@@ -11,8 +11,11 @@ import contextlib
 import time
 from pathlib import Path
 
+import pytest
 from e2e_tables import PHONE, chromium, create_table, current, live_server, quicken_bots, shoot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 ARBITER = 4
 

@@ -13,7 +13,7 @@ from e2e_fixtures import (
 )
 from e2e_flow import chouine_move, create_table, over, play_until
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
 def sheet_rows(page) -> list[list[str]]:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from e2e_fixtures import (
 )
 from e2e_flow import create_table, over
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
 def my_cry(page) -> bool:  # type: ignore[no-untyped-def]

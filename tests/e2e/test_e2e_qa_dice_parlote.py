@@ -15,10 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_tables import PHONE, chromium, create_table, current, live_server, shoot
 
 from choux.games.cul_de_chouette.actions import ChallengeGrelottine
 from choux.games.cul_de_chouette.testing import dice, table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 A, B, C = 0, 1, 2
 
