@@ -193,3 +193,18 @@ def shoot_sizes(page: Any, name: str) -> None:
         shoot(page, f"{name}-{label}")
     if size:
         page.set_viewport_size(size)
+
+
+def put_state(server: Any, code: str, state: Any) -> None:
+    """Steer a live table to a prepared state (tests only) and push it to the pages."""
+
+    async def swap() -> None:
+        table = server.service.tables[code]
+        async with table.lock:
+            table.row.status = "live"
+            table.state = state
+            server.service._after_change(table)
+            table.meta += 1
+            table.wake_all()
+
+    server.call(swap())

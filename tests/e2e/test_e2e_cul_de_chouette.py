@@ -21,6 +21,7 @@ from e2e_tables import (
     current,
     join,
     live_server,
+    put_state,
     shoot,
     shoot_sizes,
 )
@@ -222,21 +223,6 @@ def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- dialogs gallery
-
-
-def put_state(server: Any, code: str, state: Any) -> None:
-    """Steer the live table to a prepared state (no bots, nobody else seated) and push it."""
-
-    async def swap() -> None:
-        table = server.service.tables[code]
-        async with table.lock:
-            table.row.status = "live"
-            table.state = state
-            server.service._after_change(table)
-            table.meta += 1
-            table.wake_all()
-
-    server.call(swap())
 
 
 def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_tables import PHONE, chromium, create_table, current, live_server, shoot
+from e2e_tables import PHONE, chromium, create_table, current, live_server, put_state, shoot
 
 from choux.games.cul_de_chouette.actions import ChallengeGrelottine
 from choux.games.cul_de_chouette.testing import dice, table
@@ -24,21 +24,6 @@ from choux.games.cul_de_chouette.testing import dice, table
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 A, B, C = 0, 1, 2
-
-
-def put_state(server: Any, code: str, state: Any) -> None:
-    """Steer the live table to a prepared state and push it to the pages."""
-
-    async def swap() -> None:
-        table_ = server.service.tables[code]
-        async with table_.lock:
-            table_.row.status = "live"
-            table_.state = state
-            server.service._after_change(table_)
-            table_.meta += 1
-            table_.wake_all()
-
-    server.call(swap())
 
 
 def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Path) -> None:
