@@ -30,7 +30,7 @@ typecheck: setup
 
 pytest: setup
 	$(BIN)/python tests/browser_check.py
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 -rR
 
 test: lint typecheck pytest
 
