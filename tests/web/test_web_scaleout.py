@@ -2,50 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
-
 import pytest
+from scaleout_helpers import redis_server, wait_for
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, create_table, join, other, postgres_problem, postgres_schema
 
 from choux.engine.base import NotYourTurn
-
-
-def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition never became true")
-
-
-@contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed: scale-out test skipped")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                break
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.mark.postgres
