@@ -208,3 +208,14 @@ def put_state(server: Any, code: str, state: Any) -> None:
             table.wake_all()
 
     server.call(swap())
+
+
+def desktop_and_phone(browser: Any) -> tuple[Any, Any, list[str]]:
+    """Two people: one on a laptop, one on a phone; page errors and dialogs are collected."""
+    pa = browser.new_context(viewport=DESKTOP).new_page()
+    pb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    errors: list[str] = []
+    for page in (pa, pb):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+    return pa, pb, errors

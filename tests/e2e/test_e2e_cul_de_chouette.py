@@ -19,6 +19,7 @@ from e2e_tables import (
     chromium,
     create_table,
     current,
+    desktop_and_phone,
     join,
     live_server,
     put_state,
@@ -146,13 +147,7 @@ def bevue(pa: Any, pb: Any, script: Script) -> None:
 def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
     started = time.monotonic()
     with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.1) as server, chromium() as browser:
-        ca = browser.new_context(viewport=DESKTOP)
-        cb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        pa, pb = ca.new_page(), cb.new_page()
-        errors: list[str] = []
-        for page in (pa, pb):
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+        pa, pb, errors = desktop_and_phone(browser)
         invite = create_table(
             pa,
             server.url,

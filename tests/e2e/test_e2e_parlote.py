@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 from e2e_tables import (
-    DESKTOP,
-    PHONE,
     chromium,
     create_table,
     current,
+    desktop_and_phone,
     join,
     live_server,
     quicken_bots,
@@ -147,13 +146,7 @@ def step(page: Any, seat: int, script: Script, size: str) -> None:
 def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
     started = time.monotonic()
     with live_server(tmp_path, deadline_scale=0.3, bot_pace=0.05) as server, chromium() as browser:
-        ca = browser.new_context(viewport=DESKTOP)
-        cb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        pa, pb = ca.new_page(), cb.new_page()
-        errors: list[str] = []
-        for page in (pa, pb):
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+        pa, pb, errors = desktop_and_phone(browser)
         invite = create_table(
             pa,
             server.url,
