@@ -59,7 +59,9 @@ def test_a_tap_on_a_forbidden_card_says_why_in_french(live_server, players) -> N
     page.wait_for_selector(".cq-hand .card")
     blocked = ".cq-hand button.card.blocked:not([disabled])"
     deadline = time.monotonic() + 40
-    while page.locator(blocked).count() == 0:
+    while page.locator(f"#table:not(.busy) {blocked}").count() == 0:
+        # busy: our last move is not yet both acknowledged and drawn, so the hand on
+        # screen may be the one from before it
         if over(page) or time.monotonic() > deadline:
             pytest.skip("no forbidden card came up in this match")
         if not chouine_move(page):

@@ -23,13 +23,16 @@ try {
 let current = JSON.parse(document.getElementById("initial-state").textContent);
 let logLines = current.log.slice();
 let logTo = current.log_to;
-let pending = null;  // {id, action} sent and not yet acknowledged
+// {id, action, acked?}: sent, and not yet both acknowledged and seen in a state. Until then
+// the board may still show the view from before the action, so taps on it are ignored.
+let pending = null;
 
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new TableSocket(`${scheme}//${location.host}/t/${code}/ws`, {
   banner,
   onOpen: () => {
-    if (pending) socket.send({ type: "action", id: pending.id, action: pending.action });
+    // the server applies an id once; an acknowledged action only awaits the full state
+    if (pending && pending.acked === undefined) socket.send({ type: "action", id: pending.id, action: pending.action });
   },
   onMessage: receive,
 });
@@ -44,17 +47,29 @@ function receive(message) {
     else logLines.push(...message.log);
     logTo = message.log_to;
     current = message;
+    if (pending && pending.acked !== undefined && current.version >= pending.acked) settle();
     draw();
   } else if (message.type === "ack") {
-    if (pending && pending.id === message.id) pending = null;
-    root.classList.remove("busy");
+    if (!pending || pending.id !== message.id) return;
+    pending.acked = message.version;
+    if (current.version >= message.version) {  // the state came first: the board is current
+      settle();
+      draw();
+    }
   } else if (message.type === "error") {
     showNotice(message.message);
   } else if (message.type === "refused") {
-    if (!message.id || (pending && pending.id === message.id)) pending = null;
-    root.classList.remove("busy");
+    if (!message.id || (pending && pending.id === message.id)) {
+      settle();
+      draw();
+    }
     showNotice(message.message);
   }
+}
+
+function settle() {
+  pending = null;
+  root.classList.remove("busy");
 }
 
 function showNotice(text) {
