@@ -5,6 +5,15 @@ is missing from the store, so a lost message only delays a resync until the next
 next action, whose version check fails and triggers the same catch-up, or the periodic
 resync). A message about an action carries it (already committed), so a process exactly one
 version behind applies it without reading the store.
+
+Besides messages, Redis holds two kinds of short-lived keys:
+
+- claims (`choux:claim:<code>:<version>:<what>`, value: the process id, with a TTL): the one
+  process that takes it computes a bot's move or applies a clock's action for that version,
+  the others only wait for the result (see `TableService._take_turn`);
+- presence (`choux:here:<code>`, a sorted set of `<seat>:<process id>` scored by expiry in
+  Redis' own clock): which seats have a socket open on which process, refreshed by each
+  process's resync and updated at once when a seat's first socket opens or last one closes.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,19 +30,67 @@ from typing import Any
 log = logging.getLogger("choux.pubsub")
 
 CHANNEL = "choux:tables"
-PRESENCE = "choux:seen"
+PRESENCE = "choux:here"
+CLAIM = "choux:claim"
 #: (table code, the action just stored or None): see TableService._on_remote_change
 Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
+#: table code whose presence changed on another process
+PresenceHandler = Callable[[str], Awaitable[None]]
+#: (table code, seat, True: a socket of it is open here / False: none is any more)
+Mark = tuple[str, int, bool]
+#: seconds a claim or a presence call may take before Redis is taken as away
+REDIS_PATIENCE = 0.5
+#: seconds without claims after Redis failed one (every process computes meanwhile)
+CLAIM_BACKOFF = 5.0
+
+# Presence in Redis' own clock (the processes' clocks may differ): members scored by expiry
+_MARK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  local spec = ARGV[i + 2]
+  local member = string.sub(spec, 2) .. ':' .. ARGV[2]
+  if string.sub(spec, 1, 1) == '+' then
+    redis.call('ZADD', key, now + ttl, member)
+    if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  else
+    redis.call('ZREM', key, member)
+  end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+end
+return 1
+"""
+_SEEN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('ZRANGEBYSCORE', key, now, '+inf') end
+return out
+"""
+_EXTEND = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
 
 
-def presence_key(code: str, seat: int) -> str:
-    return f"{PRESENCE}:{code}:{seat}"
+def presence_key(code: str) -> str:
+    return f"{PRESENCE}:{code}"
+
+
+def claim_key(code: str, version: int, what: str) -> str:
+    return f"{CLAIM}:{code}:{version}:{what}"
 
 
 class LocalPubSub:
-    """One process: nothing to tell anyone."""
+    """One process: nothing to tell anyone, nobody to share a move with."""
 
-    async def start(self, handler: Handler) -> None:
+    origin = "local"
+
+    async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
+        return None
+
+    async def publish_presence(self, code: str) -> None:
         return None
 
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
@@ -41,12 +99,22 @@ class LocalPubSub:
     async def stop(self) -> None:
         return None
 
-    async def mark_present(self, keys: list[tuple[str, int]], ttl: float) -> None:
+    async def mark_present(self, marks: list[Mark], ttl: float) -> None:
         return None
 
     async def present(self, code: str, seat: int) -> bool | None:
         """Is a socket of this seat open on another process? One process: never."""
         return False
+
+    async def seats_elsewhere(self, codes: list[str]) -> dict[str, set[int]] | None:
+        return {code: set() for code in codes}
+
+    async def claim(self, key: str, ttl: float) -> tuple[bool | None, float]:
+        """One process: always this one."""
+        return True, 0.0
+
+    async def extend(self, key: str, ttl: float) -> None:
+        return None
 
 
 class RedisPubSub:
@@ -58,13 +126,23 @@ class RedisPubSub:
         self.origin = uuid.uuid4().hex
         self.task: asyncio.Task[None] | None = None
         self.client: Any = None
+        self.scripts: dict[str, Any] = {}
+        self.on_presence: PresenceHandler | None = None
+        #: monotonic time before which no claim is tried (Redis failed one)
+        self.claims_off_until = 0.0
+        #: claims taken and lost by this process (the loser waits for the winner's move)
+        self.claims_won = 0
+        self.claims_lost = 0
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         import redis.asyncio as redis
 
         # connections are made lazily: a Redis that is down at startup does not stop the
         # server, the listener keeps trying and the periodic resync covers the gap
         self.client = redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5)
+        for name, source in (("mark", _MARK), ("seen", _SEEN), ("extend", _EXTEND)):
+            self.scripts[name] = self.client.register_script(source)
+        self.on_presence = on_presence
         self.task = asyncio.get_running_loop().create_task(self._listen(handler))
 
     async def _listen(self, handler: Handler) -> None:
@@ -81,6 +159,10 @@ class RedisPubSub:
                 if data.get("origin") != self.origin and isinstance(data.get("code"), str):
                     change = data.get("change")
                     try:
+                        if data.get("presence"):
+                            if self.on_presence is not None:
+                                await self.on_presence(data["code"])
+                            continue
                         await handler(data["code"], change if isinstance(change, dict) else None)
                     except Exception:  # a bug in handling one message is not Redis failing
                         log.exception("pub/sub handler, table %s", data["code"])
@@ -106,26 +188,96 @@ class RedisPubSub:
         except Exception as error:
             log.warning("could not publish a change of table %s: %s", code, error)
 
-    async def mark_present(self, keys: list[tuple[str, int]], ttl: float) -> None:
-        """Tell the other processes which seats have a socket open here (expires by itself)."""
-        if self.client is None or not keys:
+    async def publish_presence(self, code: str) -> None:
+        """Tell the others that the sockets of table `code` changed here (they read them)."""
+        if self.client is None:
             return
+        message = {"origin": self.origin, "code": code, "presence": True}
         try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for code, seat in keys:
-                    pipe.set(presence_key(code, seat), self.origin, px=int(ttl * 1000))
-                await pipe.execute()
+            await self.client.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
+        except Exception as error:
+            log.warning("could not publish the presence of table %s: %s", code, error)
+
+    async def mark_present(self, marks: list[Mark], ttl: float) -> None:
+        """Record which seats have a socket open here (True) or no longer (False); an entry
+        expires by itself after `ttl` seconds unless marked again (a dead process)."""
+        if self.client is None or not marks:
+            return
+        keys = [presence_key(code) for code, _, _ in marks]
+        specs = [("+" if here else "-") + str(seat) for _, seat, here in marks]
+        try:
+            await asyncio.wait_for(
+                self.scripts["mark"](keys=keys, args=[int(ttl * 1000), self.origin, *specs]),
+                REDIS_PATIENCE * 4,
+            )
         except Exception as error:
             log.warning("could not record presence: %s", error)
 
-    async def present(self, code: str, seat: int) -> bool | None:
-        """True if some process recently had a socket of this seat, None if Redis is away."""
+    async def seats_elsewhere(self, codes: list[str]) -> dict[str, set[int]] | None:
+        """For each table, the seats with a socket open on ANOTHER process (None: Redis is
+        away and cannot say)."""
         if self.client is None:
             return None
+        if not codes:
+            return {}
         try:
-            return bool(await self.client.exists(presence_key(code, seat)))
+            found = await asyncio.wait_for(
+                self.scripts["seen"](keys=[presence_key(code) for code in codes]),
+                REDIS_PATIENCE * 4,
+            )
         except Exception:
             return None
+        result: dict[str, set[int]] = {}
+        for code, members in zip(codes, found, strict=True):
+            seats: set[int] = set()
+            for member in members:
+                seat, _, origin = (
+                    member.decode() if isinstance(member, bytes) else str(member)
+                ).partition(":")
+                if origin != self.origin and seat.isdigit():
+                    seats.add(int(seat))
+            result[code] = seats
+        return result
+
+    async def present(self, code: str, seat: int) -> bool | None:
+        """True if another process has a socket of this seat open, None if Redis is away."""
+        seen = await self.seats_elsewhere([code])
+        return None if seen is None else seat in seen.get(code, set())
+
+    async def claim(self, key: str, ttl: float) -> tuple[bool | None, float]:
+        """Take `key` for this process for `ttl` seconds if nobody holds it. Returns (True,
+        ttl) when this process holds it (taken now or before), (False, seconds the holder
+        keeps it) when another does, (None, 0) when Redis cannot say: then every process
+        may go ahead, as without claims (the first write wins)."""
+        if self.client is None or time.monotonic() < self.claims_off_until:
+            return None, 0.0
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.set(key, self.origin, nx=True, px=max(1, int(ttl * 1000)))
+                pipe.get(key)
+                pipe.pttl(key)
+                taken, owner, left = await asyncio.wait_for(pipe.execute(), REDIS_PATIENCE)
+        except Exception as error:
+            self.claims_off_until = time.monotonic() + CLAIM_BACKOFF
+            log.warning("claim %s: Redis cannot say (%s), going ahead", key, error)
+            return None, 0.0
+        if taken or owner in (self.origin, self.origin.encode()):
+            self.claims_won += 1
+            return True, ttl
+        self.claims_lost += 1
+        return False, max(0.0, left / 1000) if isinstance(left, int) and left > 0 else 0.0
+
+    async def extend(self, key: str, ttl: float) -> None:
+        """Keep holding `key` for `ttl` more seconds (a bot that waits before moving)."""
+        if self.client is None or time.monotonic() < self.claims_off_until:
+            return
+        try:
+            await asyncio.wait_for(
+                self.scripts["extend"](keys=[key], args=[self.origin, max(1, int(ttl * 1000))]),
+                REDIS_PATIENCE,
+            )
+        except Exception as error:
+            log.warning("could not extend claim %s: %s", key, error)
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -4,6 +4,11 @@ Every change to a table goes through `_apply` under the table's lock: the game v
 the store appends the action and bumps the version in one transaction, then subscribers
 are woken and the clocks and bots of the new version are scheduled. Timers and bots carry
 the version they were armed for and do nothing if the table has moved on.
+
+With several processes (Redis), each version's bot move and clock action is computed by one
+process only: the first to take the Redis claim of (table, version, bots/clock/move). The
+others wait for its move to arrive; if it does not come by the time the claim lapses (the
+holder died), they check the store and one of them takes the claim in turn.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from choux.engine.base import (
 )
 from choux.engine.record import Record
 from choux.play.names import BadName, bot_name, clean_name
-from choux.play.pubsub import LocalPubSub, RedisPubSub
+from choux.play.pubsub import LocalPubSub, Mark, RedisPubSub, claim_key
 from choux.play.settings import Settings
 from choux.play.store import SeatRow, Store, TableRow, VersionConflict
 from choux.play.tables import LiveTable, Subscriber, hash_token
@@ -88,12 +93,22 @@ class TableService:
         self.background: set[asyncio.Task[None]] = set()
         #: tables with a catch-up running; True: another change arrived meanwhile
         self._dirty: dict[str, bool] = {}
+        #: bot decisions computed by this process (each runs every bot actor of a version)
+        self.bot_decisions = 0
+        #: presence writes of this process go to Redis one at a time, in order
+        self._presence_lock = asyncio.Lock()
+
+    @property
+    def presence_ttl(self) -> float:
+        """Seconds a seat stays "connected" elsewhere after its process stopped saying so."""
+        resync = self.settings.resync_seconds
+        return max(1.0, 3 * resync) if resync > 0 else 3600.0
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         """Rebuild every table that is not over from its action log, then resume it."""
-        await self.pubsub.start(self._on_remote_change)
+        await self.pubsub.start(self._on_remote_change, self._on_remote_presence)
         for row in await self.store.load_tables(("open", "live")):
             try:
                 table = self._rebuild(row)
@@ -167,6 +182,8 @@ class TableService:
         self.tables[code] = table
         if table.status == "live":  # created by another process: clocks and bots here too
             self._after_change(table)
+        if self.settings.redis_url and table.status != "over":
+            self._background(self._refresh_presence([table]))
         return table
 
     # ------------------------------------------------------------------ several processes
@@ -258,16 +275,17 @@ class TableService:
                 log.warning("resync failed: %s", error)
 
     async def resync(self) -> None:
-        present = [
-            (t.code, seat)
+        present: list[Mark] = [
+            (t.code, seat, True)
             for t in list(self.tables.values())
             for seat, count in t.connections.items()
             if count > 0
         ]
-        await self.pubsub.mark_present(present, self.settings.resync_seconds * 3)
+        await self.pubsub.mark_present(present, self.presence_ttl)
         held = {c: t for c, t in self.tables.items() if t.status != "over"}
         if not held:
             return
+        await self._refresh_presence(list(held.values()))
         stored = await self.store.versions(list(held))
         for code, (version, status) in stored.items():
             table = held[code]
@@ -297,6 +315,25 @@ class TableService:
             table.record_id = await self.store.record_id_for_table(table.row.id)
         self._after_change(table)
         return True
+
+    async def _on_remote_presence(self, code: str) -> None:
+        """Another process opened a seat's first socket or closed its last one."""
+        table = self.tables.get(code)
+        if table is not None and table.status != "over":
+            self._background(self._refresh_presence([table]))
+
+    async def _refresh_presence(self, tables: list[LiveTable]) -> None:
+        """Read which seats of `tables` have a socket open on other processes (shown as
+        connected in the seat lists); Redis away: what was last known stays."""
+        seen = await self.pubsub.seats_elsewhere([t.code for t in tables])
+        if seen is None:
+            return
+        for table in tables:
+            remote = seen.get(table.code, set())
+            if remote != table.remote:
+                table.remote = remote
+                table.meta += 1
+                table.wake_all()
 
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
@@ -590,8 +627,38 @@ class TableService:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
+    async def _take_turn(self, table: LiveTable, version: int, what: str) -> str | None:
+        """Several processes: may this one compute and play the `what` ("bots", "clock",
+        "move") of `version`? Returns the claim's key if so (None: another process does it,
+        or the table moved on).
+
+        The first process to take the Redis claim does it. The others wait until the claim
+        lapses (the holder's move normally arrives well before, and cancels this wait), then
+        catch up from the store: if the table is still at `version` the holder died or
+        stalled, and they try to take the claim in turn. Without Redis, or when Redis
+        cannot answer, every process goes ahead (the first write wins, as before claims)."""
+        key = claim_key(table.code, version, what)
+        if not self.settings.redis_url:
+            return key
+        while not self._closing:
+            won, left = await self.pubsub.claim(key, self.settings.claim_seconds)
+            if won is not False:
+                return key
+            await asyncio.sleep(left + 0.05)
+            try:
+                async with table.lock:
+                    if table.version == version and table.status == "live":
+                        await self._catch_up(table)
+            except Exception as error:  # the store away: ask again after the next claim
+                log.warning("table %s: catch-up after a claim failed: %s", table.code, error)
+            if table.version != version or table.status != "live":
+                return None
+        return None
+
     async def _fire_deadline(self, table: LiveTable, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
+        if table.version != version or await self._take_turn(table, version, "clock") is None:
+            return
         async with table.lock:
             if table.version != version or table.status != "live":
                 return
@@ -608,7 +675,11 @@ class TableService:
     async def _run_bots(self, table: LiveTable, version: int, seats: list[int]) -> None:
         loop = asyncio.get_running_loop()
         started = loop.time()
+        key = await self._take_turn(table, version, "bots")
+        if key is None or table.version != version:
+            return
         state = table.state.clone()
+        self.bot_decisions += 1
         try:
             choices = await loop.run_in_executor(self.pool, _choose_all, state, table.bots, seats)
         except RuntimeError:  # pool shut down
@@ -625,6 +696,8 @@ class TableService:
             return
         wait = max(best.delay, self.settings.bot_pace) - (loop.time() - started)
         if wait > 0:
+            if self.settings.redis_url and wait > self.settings.claim_seconds / 2:
+                await self.pubsub.extend(key, wait + self.settings.claim_seconds)
             await asyncio.sleep(wait)
         async with table.lock:
             if table.version != version or table.status != "live":
@@ -639,6 +712,8 @@ class TableService:
     async def _move_clock(self, table: LiveTable, version: int) -> None:
         """A person who lets the move clock run out gets a bot's move played for them."""
         await asyncio.sleep(table.row.clock)
+        if table.version != version or await self._take_turn(table, version, "move") is None:
+            return
         async with table.lock:
             if table.version != version or table.status != "live":
                 return
@@ -674,6 +749,8 @@ class TableService:
         if seat is not None:
             table.connections[seat] = table.connections.get(seat, 0) + 1
             self._cancel(table, f"grace{seat}")
+            if table.connections[seat] == 1:
+                self._share_presence(table, seat)
             table.meta += 1
             table.wake_all()
         return sub
@@ -685,8 +762,20 @@ class TableService:
             table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
             if table.connections[seat] == 0:
                 self._arm_grace(table, seat)
+                self._share_presence(table, seat)
             table.meta += 1
             table.wake_all()
+
+    def _share_presence(self, table: LiveTable, seat: int) -> None:
+        """Several processes: the seat's first socket opened here or its last one closed."""
+        if self.settings.redis_url and not self._closing:
+            self._background(self._write_presence(table, seat))
+
+    async def _write_presence(self, table: LiveTable, seat: int) -> None:
+        async with self._presence_lock:  # in order, and saying what is true when written
+            here = table.connections.get(seat, 0) > 0
+            await self.pubsub.mark_present([(table.code, seat, here)], self.presence_ttl)
+        await self.pubsub.publish_presence(table.code)
 
     def _arm_grace(self, table: LiveTable, seat: int) -> None:
         if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:

@@ -48,4 +48,7 @@ class Settings:
     #: seconds between two checks of the held tables against the store, with several
     #: processes (a lost Redis message delays a change by at most this much)
     resync_seconds: float = field(default_factory=lambda: _float_env("CHOUX_RESYNC_SECONDS", 2))
+    #: several processes: seconds a process holds the claim to compute a bot's move or play
+    #: a clock's action for one version (the others take over after that if it died)
+    claim_seconds: float = field(default_factory=lambda: _float_env("CHOUX_CLAIM_SECONDS", 5))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))

@@ -58,6 +58,8 @@ class LiveTable:
     bots: dict[int, Bot] = field(default_factory=dict)
     subscribers: set[Subscriber] = field(default_factory=set)
     connections: dict[int, int] = field(default_factory=dict)
+    #: seats with a socket open on another server process (several processes, via Redis)
+    remote: set[int] = field(default_factory=set)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     record_id: int | None = None
     #: bumped when seats or status change without an action (joins, replacements)
@@ -125,7 +127,9 @@ class LiveTable:
                 "name": names[s.seat],
                 "kind": s.kind,
                 "host": s.host,
-                "connected": s.kind == "bot" or self.connections.get(s.seat, 0) > 0,
+                "connected": s.kind == "bot"
+                or self.connections.get(s.seat, 0) > 0
+                or s.seat in self.remote,
             }
             for s in self.seats
         ]
