@@ -8,6 +8,7 @@ button under Perceval's sheet; Perceval ends the game with a Pélican (6-6-6).
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from e2e_tables import (
     shoot_sizes,
 )
 
-from choux.games.cul_de_chouette.actions import Sip
+from choux.games.cul_de_chouette.actions import AnnounceTotal, Sip
 from choux.games.cul_de_chouette.testing import dice, table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
@@ -296,6 +297,123 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
         shoot_sizes(page, "cdc-dialog-soufflette")
+        assert not errors, errors
+
+
+# --------------------------------------------------------------------------- five players
+
+
+SCORES5 = [120, 90, 60, 70, 80]
+
+
+def five_seat_states() -> list[tuple[str, Any]]:
+    """Each decision Perceval (seat 0) may face at a table of five."""
+    flags = [True, False, False, False, False]
+    states: list[tuple[str, Any]] = []
+    state = table(5, scores=SCORES5, roller=B, grelottine=flags)
+    dice(state, 1, 3)
+    dice(state, 6)
+    states.append(("grelottine", state))
+    state = table(5, scores=SCORES5, roller=B)
+    dice(state, 3, 3)
+    dice(state, 5)
+    state.apply(B, Sip(True))
+    states.append(("paris", state))
+    state = table(5, scores=SCORES5, roller=B)
+    dice(state, 3, 3)
+    dice(state, 4)
+    for total in (10, 11, 12):
+        state.apply(B, AnnounceTotal(total))
+    states.append(("pari-total", state))
+    state = table(5, scores=SCORES5, roller=A)
+    dice(state, 3, 3)
+    dice(state, 4)
+    states.append(("annonce", state))
+    state = table(5, scores=SCORES5, roller=A, civet=flags)
+    states.append(("civet", state))
+    state = table(5, scores=SCORES5, roller=A)
+    dice(state, 1, 2)
+    dice(state, 4)
+    states.append(("soufflette", state))
+    state = table(5, scores=SCORES5, roller=B)
+    dice(state, 2, 5)
+    states.append(("achat", state))
+    return states
+
+
+RECT = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.getClientRects().length > 0)
+    .map((n) => { const r = n.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width,
+                height: r.height, text: (n.textContent || n.name || "").trim().slice(0, 30)}; })"""
+
+
+def rects(page: Any, selector: str) -> list[dict[str, Any]]:
+    return list(page.evaluate(RECT, selector))
+
+
+def no_emoji(page: Any) -> None:
+    """Debian's Chromium has no emoji font: ⏱ or 🛡 showed as empty boxes. The clocks carry
+    a CSS-drawn stopwatch and a spoken « temps restant » instead."""
+    text = page.evaluate(
+        """() => document.body.innerText + [...document.querySelectorAll('[title], [aria-label]')]
+            .map((n) => `${n.title || ''} ${n.getAttribute('aria-label') || ''}`).join(' ')"""
+    )
+    assert not re.search("[\u2300-\u23ff\u2b00-\u2bff\U0001f000-\U0001ffff]", text), text
+    clock = page.locator("#status-line .countdown")
+    assert clock.locator(".clock-icon").is_visible()
+    assert "temps restant" in clock.inner_text()
+    assert page.locator(".cdc-head .game-countdown .clock-icon").is_visible()
+
+
+def test_five_players_decisions_on_screen_and_large_enough_to_tap(tmp_path: Path) -> None:
+    """At a table of five, the sheets filled the screen: a bet or a challenge sat below the
+    fold on a laptop (1280x800) and on a phone (390x844). The viewer's decision is now on
+    screen at once, above the shout bar (never under it), and every control of the table is
+    at least 44x44 px on a phone (the −10 Bévue buttons were 32 px tall)."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page,
+            server.url,
+            "cul-de-chouette",
+            "Perceval",
+            5,
+            {seat: "human" for seat in range(5)},
+            {"des": '"reels"'},
+        )
+        code = invite.rsplit("/", 1)[1]
+        for name, state in five_seat_states():
+            put_state(server, code, state)
+            page.wait_for_selector(f"[data-dialog={name}]")
+            for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(size)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.wait_for_timeout(80)
+                (bar,) = rects(page, ".shout-bar")
+                assert bar["bottom"] <= size["height"] + 1, (label, bar)
+                for box in rects(page, f"[data-dialog={name}]"):
+                    where = (name, label, box, bar)
+                    assert box["top"] >= 0 and box["bottom"] <= size["height"], where
+                    assert box["bottom"] <= bar["top"] + 1, where  # not under the shouts
+                    assert box["left"] >= 0 and box["right"] <= size["width"], where
+                if label == "phone":
+                    controls = ".bevue-button, .shout, .cdc-dialog button, .cdc-dialog input, .cdc-dialog select"
+                    found = rects(page, controls)
+                    assert len(found) >= 5 + 7 + 1, found  # five Bévue, seven shouts, a choice
+                    small = [c for c in found if c["width"] < 44 or c["height"] < 44]
+                    assert not small, (name, small)
+                shoot(page, f"cdc-five-{name}-{label}")
+                if name == "grelottine" and label == "desktop":
+                    no_emoji(page)
+                if name == "grelottine":
+                    # scrolled to the end, the last sheets clear the dock: the page keeps room
+                    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+                    page.wait_for_timeout(80)
+                    last = rects(page, ".cdc-target")[0]
+                    assert last["bottom"] <= rects(page, "#actions")[0]["top"], last
+                    shoot(page, f"cdc-five-sheets-{label}")
         assert not errors, errors
 
 

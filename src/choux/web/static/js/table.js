@@ -174,11 +174,13 @@ function statusLine() {
   const left = current.deadline ?? current.move_clock;
   if (left !== null && left !== undefined && current.status === "live") {
     const ends = Date.now() + left * 1000;
-    const clock = h("span", { class: "countdown" });
+    // a CSS-drawn clock: the ⏱ emoji has no glyph without an emoji font (an empty box)
+    const figure = h("span", { class: "countdown-figure" });
+    const clock = h("span", { class: "countdown" }, h("span", { class: "clock-icon", "aria-hidden": "true" }), h("span", { class: "sr-only", text: "temps restant : " }), figure);
     line.append(" ", clock);
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      clock.textContent = `⏱ ${left} s`;
+      figure.textContent = `${left} s`;
       if (!left) clearInterval(statusLine.timer);
     };
     tick();

@@ -147,24 +147,6 @@ function headLine(view, ctx, message) {
   return box;
 }
 
-const DECISION_TITLES = {
-  lancer: "lancer les dés", des: "saisir les dés", acheter: "acheter le Cul ?", siroter: "siroter ?",
-  parier_face: "parier sur le Sirotage", souffler: "choisir qui défier", grelottine: "lancer une Grelottine ?",
-  civet: "miser votre Civet ?", passe_grelot: "Passe-Grelot ?", parier_defi: "parier sur le défi",
-  annoncer_total: "annoncer un total", parier_total: "parier sur un total", boucliette: "Boucliette ?",
-};
-
-/** On a phone the decisions sit below the sheets: a pill says what is awaited and goes there. */
-function jumpToDecisions(view, ctx) {
-  if (ctx.message.status !== "live" || shared.active) return null;
-  const kinds = [...new Set((view.legal || []).map((l) => l.action.type))].filter((k) => DECISION_TITLES[k]);
-  if (!kinds.length) return null;
-  return h("button", {
-    type: "button", class: "jump-to-decisions",
-    onclick: () => document.getElementById("actions")?.scrollIntoView({ behavior: "smooth", block: "start" }),
-  }, `À vous : ${kinds.map((k) => DECISION_TITLES[k]).join(", ")} ↓`);
-}
-
 function newsStrip(ctx) {
   const strip = h("ol", { class: "cdc-news", "aria-live": "polite" });
   const fresh = new Set(news.fresh);
@@ -237,7 +219,7 @@ function sheet(view, s, ctx, bevueBy) {
       tag,
       mark(s.grelottine, "Grelottine", "Grelottine"),
       mark(s.civet, "Civet", "Civet"),
-      mark(s.boucliette, "Boucliette", "Boucliette 🛡", " shield"),
+      mark(s.boucliette, "Boucliette", "Boucliette", " shield"),
       mark(s.passe_grelot_earned && !s.passe_grelot_used, "Passe-Grelot", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
       bevue),
     own);
@@ -290,7 +272,6 @@ export function render(board, view, ctx) {
   board.append(h("div", { class: `cdc${shared.active ? " shared-screen" : ""}` },
     headLine(view, ctx, ctx.message),
     diceTray(view, ctx),
-    jumpToDecisions(view, ctx),
     ctx.replay ? null : newsStrip(ctx),
     situation(view, ctx),
     sheets,
@@ -395,13 +376,31 @@ function diceEntry(count, ctx, title) {
   return dialog("des", title, h("p", { class: "dialog-note", text: "Tapez les valeurs des vrais dés posés sur la table (1 à 6)." }), form);
 }
 
+/**
+ * The viewer's decisions and shouts share one dock fixed at the bottom of the screen: a bet,
+ * a challenge or the dice to type are on screen at once, whatever the number of sheets above,
+ * and the shouts stay under the thumb. The page keeps room below the board for the dock.
+ */
+let dockWatch = null;
+function watchDock(box) {
+  if (dockWatch || typeof ResizeObserver === "undefined") return;
+  const root = document.documentElement;
+  dockWatch = new ResizeObserver(() => {
+    const docked = box.classList.contains("cdc-dock");
+    root.style.setProperty("--cdc-dock-h", `${docked ? Math.ceil(box.getBoundingClientRect().height) : 0}px`);
+  });
+  dockWatch.observe(box);
+}
+
 export function renderActions(box, legal, ctx) {
   if (!ctx.message) return;
   const view = ctx.message.view;
+  box.classList.toggle("cdc-dock", !shared.active);
+  watchDock(box);
   if (!shared.active) {
-    if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, byType(legal), ctx));
     const panel = decisions(view, legal, ctx);
     if (panel) box.append(panel);
+    if (ctx.seat !== null && ctx.message.status === "live") box.append(shoutBar(view, byType(legal), ctx));
   } else {
     // shared screen: one block of decisions per player of this device
     for (const seat of controlled(ctx)) {

@@ -94,7 +94,7 @@ export function countdown(seconds, total, label) {
   const figure = h("span", { class: "cd-figure" });
   const bar = h("span", { class: "cd-bar" });
   const node = h("div", { class: "game-countdown", role: "timer", "aria-live": "off" },
-    h("span", { class: "cd-label", text: label || "Délai" }), figure, h("span", { class: "cd-track" }, bar));
+    h("span", { class: "clock-icon", "aria-hidden": "true" }), h("span", { class: "cd-label", text: label || "Délai" }), figure, h("span", { class: "cd-track" }, bar));
   const tick = () => {
     const left = Math.max(0, (end - performance.now()) / 1000);
     figure.textContent = `${left.toFixed(left < 10 ? 1 : 0)} s`;
