@@ -178,3 +178,62 @@ def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Pat
         header = float(page.locator(".parlote-head .cd-figure").inner_text().split()[0])
         assert abs(header - shown) < 1.5, (header, shown)
         assert not errors, errors
+
+
+def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
+    """The bid form offered all seven colours twice: picking the same one twice was only
+    refused by the table. The second list now leaves out the first colour (the table still
+    refuses a pair of identical colours, in French)."""
+    from choux.games.parlote.testing import new_deal
+
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
+        )
+        code = invite.rsplit("/", 1)[1]
+        put_state(server, code, new_deal(reader=3))  # Gustave bids first
+        page.wait_for_selector(".bid-form")
+        colours = [c["id"] for c in current(page)["view"]["colours"]]
+        first = page.locator(".bid-form select[name=first]")
+        second = page.locator(".bid-form select[name=second]")
+
+        def offered() -> list[str]:
+            return list(second.locator("option").evaluate_all("os => os.map(o => o.value)"))
+
+        for colour in (colours[0], colours[3], colours[6]):
+            first.select_option(colour)
+            assert colour not in offered(), (colour, offered())
+            assert sorted([*offered(), colour]) == sorted(colours)
+            assert second.input_value() != colour
+        # choosing as first the colour that was the second: the second moves to another one
+        chosen = second.input_value()
+        first.select_option(chosen)
+        assert second.input_value() != chosen
+        assert chosen not in offered()
+        page.locator(".bid-form").scroll_into_view_if_needed()
+        shoot(page, "qa-parlote-bid-colours-phone")
+        first.select_option(colours[2])
+        second.select_option(colours[5])
+        page.click(".bid-form button[type=submit]")
+        page.wait_for_function(
+            "() => { const b = window.chouxTable.current.view.bidding; return b && b.high; }"
+        )
+        assert sorted(current(page)["view"]["bidding"]["high"]["colours"]) == sorted(
+            [colours[2], colours[5]]
+        )
+
+        # the table keeps its own check: the same colour twice is refused in French
+        put_state(server, code, new_deal(reader=3))
+        page.wait_for_function(
+            "() => !window.chouxTable.current.view.bidding.high && !!document.querySelector('.bid-form')"
+        )
+        amount = int(page.locator(".bid-form select[name=amount]").input_value())
+        page.evaluate(
+            f"() => window.chouxTable.act({{type: 'encherir', amount: {amount}, colours: ['{colours[1]}', '{colours[1]}']}})"
+        )
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "différentes" in page.locator("#notice").inner_text()
+        assert not errors, errors

@@ -338,12 +338,18 @@ function bidControls(view, groups, ctx) {
     const colours = view.colours.map((c) => c.id);
     if (!colours.includes(bidDraft.first)) bidDraft.first = colours[0];
     if (!colours.includes(bidDraft.second) || bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
-    const pick = (name, key) => {
-      const select = h("select", { name, "aria-label": key === "first" ? "Premier atout" : "Second atout" }, view.colours.map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft[key] || undefined })));
-      select.addEventListener("change", () => { bidDraft[key] = select.value; });
-      return select;
+    // the second trump is one of the six other colours: the first one is not offered twice
+    const first = h("select", { name: "first", "aria-label": "Premier atout" }, view.colours.map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.first || undefined })));
+    const second = h("select", { name: "second", "aria-label": "Second atout" });
+    const fillSecond = () => {
+      if (bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
+      second.replaceChildren(...view.colours.filter((c) => c.id !== bidDraft.first).map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.second || undefined })));
+      second.value = bidDraft.second;
     };
-    const form = h("form", { class: "bid-form" }, amount, pick("first", "first"), pick("second", "second"),
+    fillSecond();
+    first.addEventListener("change", () => { bidDraft.first = first.value; fillSecond(); });
+    second.addEventListener("change", () => { bidDraft.second = second.value; });
+    const form = h("form", { class: "bid-form" }, amount, first, second,
       h("button", { class: "button primary", type: "submit", text: "Annoncer" }));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
