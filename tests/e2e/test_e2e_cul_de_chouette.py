@@ -251,6 +251,11 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         page.click("[data-dialog=grelottine] button[type=submit]")
         page.wait_for_selector("#notice:not([hidden])")
         assert "29 au plus" in page.locator("#notice").inner_text()
+        # the refusal shows just above the dock, where the player is looking
+        notice = page.locator("#notice").bounding_box()
+        dock = page.locator("#actions").bounding_box()
+        assert notice and dock and notice["y"] + notice["height"] <= dock["y"] <= DESKTOP["height"]
+        shoot_sizes(page, "cdc-dialog-grelottine-refused")
         assert view(page)["step"] == "grelottine"  # nothing changed
         page.fill("[data-dialog=grelottine] input[name=stake]", "29")
         page.click("[data-dialog=grelottine] button[type=submit]")
