@@ -454,6 +454,10 @@ class Game(ABC):
         """Name of the free-text field a person fills in for this action (an argument)."""
         return None
 
+    def competitors(self, players: int, options: Mapping[str, JSON]) -> tuple[Seat, ...]:
+        """The seats that play for a result, hence are rated (a referee is not)."""
+        return tuple(range(players))
+
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
         """(players, options) worth testing: every player count, plus presets (override)."""
         return [(n, {}) for n in range(self.min_players, self.max_players + 1)]

@@ -351,8 +351,10 @@ class TableService:
         clock: int = 0,
         creator: str | None = None,
         prev_code: str | None = None,
+        creator_player: str | None = None,
     ) -> tuple[LiveTable, str | None]:
-        """A new table; the creator takes the first human seat. Returns it and their token."""
+        """A new table; the creator takes the first human seat. Returns it and their token.
+        `creator_player` is the creator's guest identity, which the rating ladder follows."""
         if game_name not in games.names():
             raise TableError("Ce jeu n'est pas disponible.", 404)
         game = games.get(game_name)
@@ -388,6 +390,7 @@ class TableService:
                 first = free[0]
                 first.kind, first.name, first.token_hash = "human", name, hash_token(token)
                 first.host = True
+                first.player = creator_player
         status = "open" if any(r.kind == "open" for r in rows) else "live"
         row = TableRow(
             id=0,
@@ -411,8 +414,11 @@ class TableService:
             self._start(table)
         return table, token
 
-    async def join(self, table: LiveTable, seat: int | None, name: object) -> tuple[int, str]:
-        """Take a free seat with a pseudonym; the last free seat starts the game."""
+    async def join(
+        self, table: LiveTable, seat: int | None, name: object, player: str | None = None
+    ) -> tuple[int, str]:
+        """Take a free seat with a pseudonym (and the guest identity `player`, rated if
+        given); the last free seat starts the game."""
         try:
             clean = clean_name(name)
         except BadName as error:
@@ -430,11 +436,12 @@ class TableService:
                 raise TableError("Ce pseudonyme est déjà pris à cette table.", 409)
             token = secrets.token_urlsafe(18)
             row = table.seats[seat]
-            claimed = SeatRow(seat, "human", clean, None, hash_token(token))
+            claimed = SeatRow(seat, "human", clean, None, hash_token(token), player=player)
             if not await self.store.claim_seat(table.row.id, claimed):
                 await self._catch_up(table)
                 raise TableError("Cette place vient d'être prise.", 409)
             row.kind, row.name, row.token_hash = "human", clean, claimed.token_hash
+            row.player = player
             table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
             if not table.open_seats() and table.status == "open":
                 await self.store.set_status(table.row.id, "live")
@@ -492,9 +499,9 @@ class TableService:
             self._publish(table.code)
             return new
 
-    async def claim(self, table: LiveTable, seat: int, name: str) -> str:
+    async def claim(self, table: LiveTable, seat: int, name: str, player: str | None = None) -> str:
         """Take seat `seat` with a known name (a rematch keeps everyone's place)."""
-        _, token = await self.join(table, seat, name)
+        _, token = await self.join(table, seat, name, player)
         return token
 
     # ------------------------------------------------------------------ actions

@@ -1,4 +1,5 @@
-"""Persistence: tables, seats, the action log and finished game records (SQLAlchemy Core).
+"""Persistence: tables, seats, the action log, finished game records and the rating ladder
+(SQLAlchemy Core).
 
 The action log is the source of truth. An action is appended in the same transaction that
 bumps the table's version, guarded by the previous version, so two writers can never both
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +21,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -38,6 +41,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+
+from choux import games
+from choux.play.ratings import Standing, entrants, rate
+
+log = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -70,6 +78,7 @@ seats_t = Table(
     Column("level", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False, default=False),
+    Column("player", String(40), nullable=True),  # the guest identity that sat here
     PrimaryKeyConstraint("table_id", "seat"),
 )
 
@@ -95,6 +104,20 @@ records_t = Table(
     Column("result", Text, nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=False),
     Index("ix_records_table", "table_id"),
+)
+
+ratings_t = Table(
+    "ratings",
+    metadata,
+    Column("game", String(40), nullable=False),
+    Column("player", String(40), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game", "player"),
 )
 
 meta_t = Table(
@@ -128,6 +151,7 @@ class SeatRow:
     level: str | None = None
     token_hash: str | None = None
     host: bool = False
+    player: str | None = None  # the guest identity of the person (ratings); None for bots
 
 
 @dataclass
@@ -209,6 +233,49 @@ def _migrate(url: str) -> None:
     engine = create_engine(sync_url(url))
     metadata.create_all(engine)
     engine.dispose()
+
+
+def _rate_in(conn: Any, table_id: int, record: dict[str, Any], now: datetime) -> None:
+    """Update the ladder for a game that just ended, in the transaction that stores its
+    record: each finished game is rated exactly once, whichever process ends it."""
+    result = record.get("result") or {}
+    ranks = result.get("ranks")
+    name = record.get("game")
+    if not isinstance(ranks, list) or name not in games.names():
+        return
+    competitors = games.get(name).competitors(int(record["players"]), record.get("options") or {})
+    seats = conn.execute(
+        select(seats_t.c.kind, seats_t.c.name, seats_t.c.level, seats_t.c.player)
+        .where(seats_t.c.table_id == table_id)
+        .order_by(seats_t.c.seat)
+    ).all()
+    found = entrants([tuple(s) for s in seats], ranks, competitors)
+    if not found:
+        return
+    keys = [e.player for e in found]
+    before = {
+        r.player: Standing(r.player, r.name, r.mu, r.sigma, r.games, r.wins)
+        for r in conn.execute(
+            select(ratings_t).where(ratings_t.c.game == name, ratings_t.c.player.in_(keys))
+        )
+    }
+    for standing in rate(found, before):
+        values = {
+            "name": standing.name[:40],
+            "mu": standing.mu,
+            "sigma": standing.sigma,
+            "games": standing.games,
+            "wins": standing.wins,
+            "updated_at": now,
+        }
+        if standing.player in before:
+            conn.execute(
+                update(ratings_t)
+                .where(ratings_t.c.game == name, ratings_t.c.player == standing.player)
+                .values(**values)
+            )
+        else:
+            conn.execute(insert(ratings_t).values(game=name, player=standing.player, **values))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -310,6 +377,7 @@ class Store:
                         "level": s.level,
                         "token_hash": s.token_hash,
                         "host": s.host,
+                        "player": s.player,
                     }
                     for s in row.seats
                 ],
@@ -329,6 +397,7 @@ class Store:
                     level=seat.level,
                     token_hash=seat.token_hash,
                     host=seat.host,
+                    player=seat.player,
                 )
             )
 
@@ -342,7 +411,9 @@ class Store:
                     seats_t.c.seat == seat.seat,
                     seats_t.c.kind == "open",
                 )
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                .values(
+                    kind=seat.kind, name=seat.name, token_hash=seat.token_hash, player=seat.player
+                )
             )
             return bool(result.rowcount == 1)
 
@@ -455,7 +526,22 @@ class Store:
         )
         key = result.inserted_primary_key
         assert key is not None
+        try:
+            with conn.begin_nested():  # a failed rating must never sink the game's last action
+                _rate_in(conn, table_id, record, now)
+        except Exception:
+            log.exception("table %s: the ratings were not updated", table_id)
         return int(key[0])
+
+    # ------------------------------------------------------------------ ratings
+
+    async def ladder(self, game: str, limit: int = 100) -> list[Standing]:
+        """A game's ladder, best shown rating first."""
+        async with self.db.connect() as conn:
+            rows = (await conn.execute(select(ratings_t).where(ratings_t.c.game == game))).all()
+        ladder = [Standing(r.player, r.name, r.mu, r.sigma, r.games, r.wins) for r in rows]
+        ladder.sort(key=lambda s: (-s.score, -s.games, s.name.casefold()))
+        return ladder[:limit]
 
     # ------------------------------------------------------------------ loading
 
@@ -507,7 +593,8 @@ class Store:
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)
         )
         table.seats = [
-            SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host)) for s in seats
+            SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host), s.player)
+            for s in seats
         ]
         actions = await conn.execute(
             select(actions_t)

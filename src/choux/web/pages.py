@@ -187,7 +187,9 @@ async def create_table(request: Request) -> Response:
     except ValueError as error:
         raise TableError("Pendule impossible.") from error
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
-    table, token = await service_of(request).create(name, players, options, specs, clock, creator)
+    table, token = await service_of(request).create(
+        name, players, options, specs, clock, creator, creator_player=session_of(request).player
+    )
     if token is not None:
         host = next(s for s in table.seats if s.host)
         session_of(request).remember(table.code, host.seat, token, host.name)
@@ -266,7 +268,8 @@ async def join_table(request: Request, code: str) -> Response:
         seat = int(raw) if raw not in (None, "") else None
     except ValueError as error:
         raise TableError("Place invalide.") from error
-    seat, token = await service.join(table, seat, form.get("pseudo", ""))
+    player = session_of(request).player
+    seat, token = await service.join(table, seat, form.get("pseudo", ""), player)
     session_of(request).remember(code, seat, token, table.seats[seat].name)
     return see_other(f"/t/{code}")
 
@@ -313,7 +316,7 @@ async def rematch(request: Request, code: str) -> Response:
     new = await service.rematch(table, seat)
     if seat in new.open_seats():
         name = table.seats[seat].name or session_of(request).name
-        token = await service.claim(new, seat, name)
+        token = await service.claim(new, seat, name, session_of(request).player)
         session_of(request).remember(new.code, seat, token, name)
     return see_other(f"/t/{new.code}")
 
@@ -347,6 +350,35 @@ async def rules(request: Request, name: str) -> Response:
     if page is None:
         raise TableError("Les règles de ce jeu arrivent bientôt.", 404)
     return render(request, "rules.html", {"page": page, "name": name, "games": catalog()})
+
+
+# ---------------------------------------------------------------------- ladders
+
+
+@router.get("/classement/{name}", response_class=HTMLResponse)
+async def ladder(request: Request, name: str) -> Response:
+    """A game's rating ladder: people by their guest identity, and each bot level."""
+    if name not in games.MODULES:
+        raise TableError("Ce jeu n'existe pas.", 404)
+    standings = await service_of(request).store.ladder(name, 100)
+    me = session_of(request).player
+    rows = [
+        {
+            "rank": index + 1,
+            "name": s.name,
+            "bot": s.is_bot,
+            "score": s.score,
+            "games": s.games,
+            "wins": s.wins,
+            "me": s.player == me,
+        }
+        for index, s in enumerate(standings)
+    ]
+    return render(
+        request,
+        "ladder.html",
+        {"name": name, "title": games.get(name).title, "rows": rows, "games": catalog()},
+    )
 
 
 # ---------------------------------------------------------------------- replays

@@ -1,4 +1,5 @@
-"""The visitor's signed cookie: a CSRF token, the last pseudonym and their seats' tokens.
+"""The visitor's signed cookie: a CSRF token, the last pseudonym, their seats' tokens and
+a random guest identity (what the rating ladder follows from game to game on this browser).
 
 Seat tokens are secrets: they live only in this HttpOnly cookie, signed so that nobody can
 forge one, and are checked against the hash the store keeps.
@@ -22,6 +23,7 @@ MAX_SEATS = 30
 @dataclass
 class Session:
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    player: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     name: str = ""
     seats: dict[str, list[Any]] = field(default_factory=dict)  # code -> [seat, token]
     #: shared screen: other seats played from this device, code -> [[seat, token], ...]
@@ -87,8 +89,12 @@ class Sessions:
             if isinstance(data, dict) and isinstance(data.get("csrf"), str):
                 seats = data.get("seats")
                 shared = data.get("shared")
+                player = data.get("player")
+                known = isinstance(player, str) and 8 <= len(player) <= 40
                 return Session(
                     csrf=data["csrf"],
+                    player=str(player) if known else secrets.token_urlsafe(12),
+                    dirty=not known,  # a cookie from before guest identities gets one
                     name=str(data.get("name", ""))[:40],
                     seats=seats if isinstance(seats, dict) else {},
                     shared=shared if isinstance(shared, dict) else {},
@@ -101,6 +107,7 @@ class Sessions:
         value = self.serializer.dumps(
             {
                 "csrf": session.csrf,
+                "player": session.player,
                 "name": session.name,
                 "seats": session.seats,
                 "shared": session.shared,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from choux.engine.base import JSON, Action, BotFactory, Game, InvalidOptions, Option, State
@@ -70,6 +71,10 @@ class ParloteGame(Game):
                 "La parlote coinchée se joue à quatre ; un cinquième siège n'existe qu'en "
                 "mode Arbitre, pour l'arbitre qui juge les arguments."
             )
+
+    def competitors(self, players: int, options: Mapping[str, JSON]) -> tuple[int, ...]:
+        """The four players: a fifth seat is the referee, who neither wins nor loses."""
+        return tuple(range(min(players, data.PLAYERS)))
 
     def bots(self) -> dict[str, BotFactory]:
         return {"random": RandomParloteBot, "greedy": GreedyBot}
