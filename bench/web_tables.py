@@ -13,6 +13,11 @@ With `--processes K` (K > 1: PostgreSQL and Redis needed, `--db postgresql://...
 t mod K and its seat i plays through process (t + i) mod K, so the seats of one table are
 deliberately on different processes and every version crosses Redis (or the resync). A
 PostgreSQL database gets a fresh schema per run (dropped afterwards).
+
+With `--bots B`, the last B seats of each table are bots (the game's usual level); with
+K > 1 processes each table is also watched by a spectator socket on every process that
+serves none of its people, so that every process holds every table (the bots' cost counts
+on each holder). The servers' CPU time per version played is printed with the results.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ class Table:
     sent: dict[int, float] = field(default_factory=dict)  # version -> send time
     seen: dict[int, int] = field(default_factory=dict)  # version -> seats that have it
     over: bool = False
+    last: int = 0  # the latest version a socket received
 
 
 @dataclass
@@ -66,18 +72,20 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
     refused: int = 0
+    versions: int = 0  # versions played, people's and bots' moves alike
 
 
 async def open_table(
-    bases: list[str], game: str, seats: int, options: dict[str, str]
+    bases: list[str], game: str, seats: int, options: dict[str, str], bots: int = 0
 ) -> tuple[str, list[httpx.AsyncClient]]:
-    """Create a table of `seats` people through the real forms; one HTTP client each, seat i
-    on bases[i] (the creator's process first)."""
-    clients = [httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=60) for i in range(seats)]
+    """Create a table of `seats` seats through the real forms, the last `bots` of them bots;
+    one HTTP client per person, person i on bases[i] (the creator's process first)."""
+    people = seats - bots
+    clients = [httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=60) for i in range(people)]
     page = await clients[0].get(f"/nouvelle?jeu={game}")
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
     form = {"csrf": csrf, "jeu": game, "joueurs": str(seats), "pseudo": "J0", "pendule": "0"}
-    form.update({f"place_{i}": "human" for i in range(seats)})
+    form.update({f"place_{i}": "human" if i < people else "bot" for i in range(seats)})
     form.update({f"opt_{k}": v for k, v in options.items()})
     created = await clients[0].post("/tables", data=form)
     code = created.headers["location"].rsplit("/", 1)[1]
@@ -118,6 +126,7 @@ async def seat_loop(
             version = message["version"]
             if version > last:
                 last = version
+                table.last = max(table.last, version)
                 count = table.seen.get(version, 0) + 1
                 table.seen[version] = count
                 if count == table.seats and version in table.sent:
@@ -147,6 +156,7 @@ async def run_bench(
     seconds: float,
     options: dict[str, str],
     think: float = 0.0,
+    bots: int = 0,
 ) -> Stats:
     stats = Stats()
     k = len(bases)
@@ -154,21 +164,30 @@ async def run_bench(
 
     async def opened(t: int) -> tuple[str, list[httpx.AsyncClient]]:
         async with gate:
-            return await open_table([bases[(t + i) % k] for i in range(k)], game, seats, options)
+            order = [bases[(t + i) % k] for i in range(k)]
+            return await open_table(order, game, seats, options, bots)
 
     made = await asyncio.gather(*(opened(t) for t in range(tables)))
     stop = time.monotonic() + seconds
     tasks = []
+    played: list[Table] = []
     for code, clients in made:
-        table = Table(code, seats)
-        for index, client in enumerate(clients):
-            cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-            ws_url = str(client.base_url).rstrip("/").replace("http", "ws") + f"/t/{code}/ws"
+        sockets = [
+            (str(c.base_url), "; ".join(f"{k}={v}" for k, v in c.cookies.items())) for c in clients
+        ]
+        if bots:  # spectators: every process holds the table and its bots
+            used = {base for base, _ in sockets}
+            sockets += [(base, "") for base in bases if base not in used]
+        table = Table(code, len(sockets))
+        played.append(table)
+        for index, (base, cookie) in enumerate(sockets):
+            ws_url = base.rstrip("/").replace("http", "ws") + f"/t/{code}/ws"
             rng = random.Random(f"{code}-{index}")
             tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think))
     started = time.monotonic()
     await asyncio.gather(*tasks, return_exceptions=False)
     stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
+    stats.versions = sum(table.last for table in played)
     for _, clients in made:
         for client in clients:
             await client.aclose()
@@ -216,6 +235,16 @@ def duplicates(db: str) -> int | None:
     return int(row[0]) if row else None
 
 
+def cpu_seconds(servers: list[subprocess.Popen]) -> float:
+    """User + system CPU time used so far by the server processes (Linux /proc)."""
+    total = 0
+    for server in servers:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subprocess.Popen]]:
     env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
     if redis:
@@ -242,6 +271,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--bots", type=int, default=0, help="bot seats per table (the last ones)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="chouine")
     parser.add_argument(
@@ -269,11 +299,20 @@ def main() -> None:
     with fresh_database(args.db or f"sqlite:///{folder / 'bench.sqlite3'}") as db:
         bases, servers = start_servers(db, args.processes, args.redis)
         try:
+            cpu = cpu_seconds(servers)
             stats = asyncio.run(
                 run_bench(
-                    bases, args.game, args.tables, args.seats, args.seconds, options, args.think
+                    bases,
+                    args.game,
+                    args.tables,
+                    args.seats,
+                    args.seconds,
+                    options,
+                    args.think,
+                    args.bots,
                 )
             )
+            cpu = cpu_seconds(servers) - cpu
         finally:
             for server in servers:
                 server.send_signal(signal.SIGINT)
@@ -284,7 +323,7 @@ def main() -> None:
     lat = [x * 1000 for x in stats.latencies]
     processes = "one server process" if args.processes == 1 else f"{args.processes} processes"
     print(
-        f"{args.game}: {args.tables} tables x {args.seats} WebSocket seats, {processes}, "
+        f"{args.game}: {args.tables} tables x {args.seats} seats ({args.bots} bots), {processes}, "
         f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
         + (f", client ids stored twice: {doubled}" if doubled is not None else "")
     )
@@ -295,6 +334,8 @@ def main() -> None:
         f"{statistics.median(lat) if lat else float('nan'):.1f} | {percentile(lat, 0.95):.1f} | "
         f"{percentile(lat, 0.99):.1f} | {stats.refused} |"
     )
+    per = cpu * 1000 / stats.versions if stats.versions else float("nan")
+    print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
 
 
 if __name__ == "__main__":
