@@ -63,6 +63,15 @@ def test_two_people_and_a_bot_play_chouine_to_the_result(live_server, players) -
     alice.page.wait_for_selector("#step-label")
     alice.page.click("#last")
     shoot(alice.page, "replay-chouine")
+    # the finished game is on the ladder: both people and the bot, one game each
+    bob.page.click("#ladder-link")
+    bob.page.wait_for_selector("table.ladder")
+    rows = bob.page.locator("table.ladder tbody tr")
+    assert rows.count() == 3
+    text = bob.page.inner_text("table.ladder")
+    assert "Alice" in text and "Bob" in text and "Robot au hasard" in text
+    assert "Bob" in bob.page.inner_text("table.ladder tr.me")  # his own row, marked
+    shoot(bob.page, "ladder-chouine")
     assert not alice.errors and not bob.errors, alice.errors + bob.errors
 
 

@@ -45,6 +45,11 @@ class Standing:
     def is_bot(self) -> bool:
         return self.player.startswith(BOT_PREFIX)
 
+    @property
+    def level(self) -> str | None:
+        """The bot level of a bot's entry (None for a person)."""
+        return self.player[len(BOT_PREFIX) :] if self.is_bot else None
+
 
 @dataclass(frozen=True)
 class Entrant:

@@ -365,7 +365,8 @@ async def ladder(request: Request, name: str) -> Response:
     rows = [
         {
             "rank": index + 1,
-            "name": s.name,
+            # a bot level is one entry whatever each table called its bot
+            "name": f"Robot {LEVEL_LABELS.get(s.level, s.level)}" if s.level else s.name,
             "bot": s.is_bot,
             "score": s.score,
             "games": s.games,
