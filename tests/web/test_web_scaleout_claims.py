@@ -3,29 +3,18 @@ claim), the others take over when it dies; the seat lists show people connected 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import webgame
 from scaleout_helpers import free_port, redis_on, wait_for
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, join, postgres_problem, postgres_schema
+from webhelpers import client, create_table, join, postgres_or_skip
 
 from choux.engine.base import BotMove, State
-
-
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    problem = postgres_problem()
-    if problem:
-        pytest.skip(problem)
-    with postgres_schema() as url:
-        yield url
 
 
 @pytest.fixture(name="thoughts")
@@ -61,7 +50,7 @@ def test_two_processes_think_once_per_version_for_the_bots(
     course: str, thoughts: Counter[int]
 ) -> None:
     with (
-        postgres() as db,
+        postgres_or_skip() as db,
         redis_on(free_port()) as redis_url,
         client(db, redis_url=redis_url, bot_pace=0.25, resync_seconds=0.5) as a,
         client(db, redis_url=redis_url, bot_pace=0.25, resync_seconds=0.5) as b,
@@ -88,7 +77,7 @@ def test_a_process_that_died_holding_the_claim_does_not_stall_the_table(
     """The process that took the claim of the bot's move thinks, waits its pace (extending
     the claim), and stops before writing: the other one waits for the claim to lapse, finds
     the table still at that version, takes the claim and plays."""
-    with postgres() as db, redis_on(free_port()) as redis_url:
+    with postgres_or_skip() as db, redis_on(free_port()) as redis_url:
         options = {"redis_url": redis_url, "bot_pace": 1.5, "claim_seconds": 0.5}
         alive = [client(db, **options), client(db, **options)]
         for c in alive:
@@ -153,7 +142,7 @@ def test_without_redis_every_process_plays_its_bots_at_once(sqlite_url: str, cou
 @pytest.mark.postgres
 def test_a_person_connected_through_another_process_is_shown_connected(course: str) -> None:
     with (
-        postgres() as db,
+        postgres_or_skip() as db,
         redis_on(free_port()) as redis_url,
         client(db, redis_url=redis_url, resync_seconds=0.5, heartbeat_seconds=0.2) as a,
         client(db, redis_url=redis_url, resync_seconds=0.5, heartbeat_seconds=0.2) as b,

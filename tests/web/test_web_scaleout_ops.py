@@ -3,24 +3,13 @@ by several processes on one database (see docs/operations.md)."""
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterator
 
 import pytest
 import webgame
 from scaleout_helpers import free_port, redis_on, wait_for
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, join, other, postgres_problem, postgres_schema
-
-
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    problem = postgres_problem()
-    if problem:
-        pytest.skip(problem)
-    with postgres_schema() as url:
-        yield url
+from webhelpers import client, create_table, join, other, postgres_or_skip
 
 
 def test_a_window_closed_by_another_process_is_not_closed_again(
@@ -57,7 +46,7 @@ def test_a_window_closed_by_another_process_is_not_closed_again(
 def test_a_lost_message_is_made_up_by_the_resync_and_redis_comes_back(course: str) -> None:
     port = free_port()
     with (
-        postgres() as db,
+        postgres_or_skip() as db,
         client(db, redis_url=f"redis://127.0.0.1:{port}/0", resync_seconds=0.2) as a,
         client(db, redis_url=f"redis://127.0.0.1:{port}/0", resync_seconds=0.2) as b,
     ):
@@ -83,7 +72,7 @@ def test_a_player_on_another_process_is_not_replaced_by_a_bot(course: str) -> No
     """Alice plays through process A; process B started the game (Bob joined there) and
     armed her grace clock: B must not hand her seat to a bot while her socket is open."""
     with (
-        postgres() as db,
+        postgres_or_skip() as db,
         redis_on(free_port()) as redis_url,
         client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=0.6) as a,
         client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=0.6) as b,
@@ -103,7 +92,7 @@ def test_the_next_action_is_taken_from_the_message_without_reading_the_store(
     course: str,
 ) -> None:
     with (
-        postgres() as db,
+        postgres_or_skip() as db,
         redis_on(free_port()) as redis_url,
         client(db, redis_url=redis_url, resync_seconds=60) as a,
         client(db, redis_url=redis_url, resync_seconds=60) as b,

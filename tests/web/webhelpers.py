@@ -44,6 +44,18 @@ def postgres_schema() -> Iterator[str]:
             conn.execute(f"drop schema {schema} cascade")
 
 
+@contextlib.contextmanager
+def postgres_or_skip() -> Iterator[str]:
+    """A fresh PostgreSQL schema for one test, or skip it with the reason."""
+    problem = postgres_problem()
+    if problem:
+        import pytest
+
+        pytest.skip(problem)
+    with postgres_schema() as url:
+        yield url
+
+
 def settings(url: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "database_url": url,
