@@ -1,0 +1,94 @@
+"""Rate every bot level of a game against the others with the ladder's own model.
+
+Each game seats a random mix of the game's bot levels (several seats may share a level;
+each seat is rated as its own entrant, so one level's seats never play "themselves"), plays
+it out, and updates the levels' openskill ratings exactly as the web ladder does for people
+(`choux.play.ratings.rate`: shared final ranks form one team). Prints the levels, best first,
+with the shown rating (1000 = a newcomer) and the win share. The ladder should rank the
+levels in their intended order: it checks the bots and the rating together.
+
+    .venv/bin/python bench/bot_ladder.py --game chouine --games 300
+    .venv/bin/python bench/bot_ladder.py --game cul-de-chouette --players 4 --games 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import defaultdict
+
+from choux import games
+from choux.engine.playout import play_out
+from choux.play.ratings import Entrant, Standing, rate
+
+
+def current(ladder: dict[str, Standing], level: str, entrant: str) -> Standing:
+    """The level's standing, under the name of one of its seats in this game."""
+    old = ladder.get(level) or Standing(level, level)
+    return Standing(entrant, level, old.mu, old.sigma, old.games, old.wins)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="chouine")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default=None, help="comma-separated (default: all)")
+    parser.add_argument("--option", action="append", default=[], help="key=JSON value")
+    args = parser.parse_args()
+    game = games.get(args.game)
+    players = args.players or game.min_players
+    levels = args.levels.split(",") if args.levels else sorted(game.bots())
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = json.loads(value)
+    full = game.validate_options(players, options)
+    competitors = game.competitors(players, full)
+    rng = random.Random(args.seed)
+    ladder: dict[str, Standing] = {}
+    begin = time.perf_counter()
+    for index in range(args.games):
+        seat_levels = [levels[(index + s) % len(levels)] for s in range(players)]
+        rng.shuffle(seat_levels)
+        bots = [
+            game.make_bot(level, random.Random(args.seed * 7919 + index * 31 + s))
+            for s, level in enumerate(seat_levels)
+        ]
+        state = play_out(game.create(players, args.seed + index, full), bots)
+        outcome = state.outcome()
+        assert outcome is not None
+        # each seat is an entrant; seats of one level move that level by their mean update
+        found = [
+            Entrant(f"{seat_levels[s]}#{s}", seat_levels[s], outcome.ranks[s]) for s in competitors
+        ]
+        before = {e.player: current(ladder, e.name, e.player) for e in found}
+        by_level: dict[str, list[Standing]] = defaultdict(list)
+        for standing in rate(found, before):
+            by_level[standing.name].append(standing)
+        for level, updates in by_level.items():
+            old = ladder.get(level) or Standing(level, level)
+            won = any(u.wins > before[u.player].wins for u in updates)
+            ladder[level] = Standing(
+                level,
+                level,
+                sum(u.mu for u in updates) / len(updates),
+                sum(u.sigma for u in updates) / len(updates),
+                old.games + 1,
+                old.wins + int(won),
+            )
+    elapsed = time.perf_counter() - begin
+    print(f"{game.title}, {players} joueurs, {args.games} parties ({elapsed:.1f} s)")
+    print(f"{'niveau':<10} {'cote':>6} {'mu':>6} {'sigma':>6} {'parties':>8} {'% victoires':>12}")
+    for s in sorted(ladder.values(), key=lambda s: -s.score):
+        share = 100 * s.wins / s.games if s.games else 0.0
+        print(
+            f"{s.name:<10} {s.score:>6} {s.mu:>6.1f} {s.sigma:>6.2f} {s.games:>8} {share:>11.1f} %"
+        )
+
+
+if __name__ == "__main__":
+    main()
