@@ -219,3 +219,35 @@ def desktop_and_phone(browser: Any) -> tuple[Any, Any, list[str]]:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
     return pa, pb, errors
+
+
+def on_screen_at_top(page: Any, selector: str, gone_ok: bool = False) -> list[list[float]]:
+    """With the page scrolled to its top, every `selector` is inside the viewport, not covered
+    by anything else (the tap lands on it), and at least 44 px tall and wide. `gone_ok`: in a
+    live game the window may close first; then nothing is checked and [] is returned."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(80)  # the dock's room is set on the next frame
+    size = page.viewport_size
+    # one evaluation: a locator's nodes could be redrawn (detached) between two round trips
+    boxes: list[list[float]] = page.evaluate(
+        """selector => [...document.querySelectorAll(selector)].map(n => {
+            const r = n.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return [r.left, r.top, r.width, r.height, hit && (hit === n || n.contains(hit)) ? 1 : 0];
+        })""",
+        selector,
+    )
+    if gone_ok and not boxes:
+        return []
+    assert boxes, selector
+    for left, top, width, height, hit in boxes:
+        assert left >= 0 and top >= 0, (selector, left, top)
+        assert left + width <= size["width"] and top + height <= size["height"], (
+            selector,
+            size,
+            boxes,
+        )
+        assert height >= 44 and width >= 44, (selector, width, height)
+        assert hit, f"{selector} is covered"
+    assert page.evaluate("window.scrollY") == 0
+    return boxes

@@ -2,7 +2,8 @@
 with two bots, play a whole short game (one deal to 100 points) through the pages.
 
 Gustave bids, Berthe coinches; Gustave types an argument full of HTML that is off topic:
-Berthe contests it and the vote rejects it; an argument over 280 characters is refused.
+Berthe contests it and the vote rejects it; an argument over 280 characters is refused. On
+Berthe's phone the bidding, contest and vote buttons are on screen without scrolling (dock).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from e2e_tables import (
     desktop_and_phone,
     join,
     live_server,
+    on_screen_at_top,
     quicken_bots,
     shoot,
 )
@@ -69,6 +71,7 @@ class Script:
         self.too_long_tried = False
         self.evil_played = False
         self.shots: set[str] = set()
+        self.on_screen: set[str] = set()  # decisions seen on the phone's screen, unscrolled
 
     def shot(self, page: Any, name: str) -> None:
         if name not in self.shots:
@@ -107,6 +110,16 @@ def step(page: Any, seat: int, script: Script, size: str) -> None:
     window = v.get("window")
     if phase in ("draw", "bidding", "play"):
         script.shot(page, f"parlote-{phase}{'-' + window['kind'] if window else ''}-{size}")
+    if size == "phone":
+        # on a phone the decision sits in the dock: on screen with the page at its top
+        for kind, selector in (
+            ("bidding", ".parlote-dock [data-action=passer], .parlote-dock [data-action=coincher]"),
+            ("contest", "[data-action=contester], [data-action=laisser]"),
+            ("vote", "[data-action=voter]"),
+        ):
+            if kind not in script.on_screen and visible(page, selector):
+                if on_screen_at_top(page, selector, gone_ok=True):
+                    script.on_screen.add(kind)
     if visible(page, "[data-action=moi]"):
         click(page, "[data-action=moi]")
     elif visible(page, ".pile.drawable"):
@@ -182,6 +195,7 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
         log = pa.locator("#log").inner_text()
         assert script.coinched and "coinche" in log.lower()
         assert script.contested and rejected_seen, "Berthe contested and the vote rejected"
+        assert script.on_screen == {"bidding", "contest", "vote"}, script.on_screen
         assert EVIL_NAME in pa.locator("#seats").inner_text()
         for page, size in ((pa, "desktop"), (pb, "phone")):
             page.wait_for_selector("#result:not([hidden])")

@@ -12,7 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_tables import PHONE, chromium, create_table, current, live_server, quicken_bots, shoot
+from e2e_tables import (
+    PHONE,
+    chromium,
+    create_table,
+    current,
+    live_server,
+    on_screen_at_top,
+    quicken_bots,
+    shoot,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
@@ -43,6 +52,7 @@ def test_parlote_arbiter_referees_a_game_of_four_bots(tmp_path: Path) -> None:
         assert current(page)["seat"] == ARBITER
         assert page.locator("#seats .seat-tag.arbiter").inner_text().lower() == "arbitre"
         verdicts = {"true": 0, "false": 0}
+        judged_on_screen = False
         deadline = time.monotonic() + 150  # generous: the machine may be loaded
         while time.monotonic() < deadline and current(page)["status"] != "over":
             view = current(page)["view"]
@@ -51,6 +61,11 @@ def test_parlote_arbiter_referees_a_game_of_four_bots(tmp_path: Path) -> None:
                 if not sum(verdicts.values()):
                     assert page.locator(".window-banner.kind-judge").count() == 1
                     assert page.locator(".arbiter-note").count() == 1
+                    # the verdict sits in the dock: on screen unscrolled, with its clock
+                    if on_screen_at_top(page, "[data-action=arbitrer]", gone_ok=True):
+                        judged_on_screen = True
+                        docks = page.locator(".parlote-dock").all_inner_texts()
+                        assert not docks or "Arbitrage" in docks[0], docks
                     shoot(page, "parlote-arbiter-judge-phone")
                 counts = "false" if verdicts["false"] <= verdicts["true"] else "true"
                 with contextlib.suppress(PlaywrightTimeout):  # the clock may close it first
@@ -59,6 +74,7 @@ def test_parlote_arbiter_referees_a_game_of_four_bots(tmp_path: Path) -> None:
             page.wait_for_timeout(40)
         assert current(page)["status"] == "over", "the game reached its end"
         assert verdicts["true"] and verdicts["false"], verdicts
+        assert judged_on_screen
         log = page.locator("#log").inner_text()
         assert "est rejeté" in log and "est retenu" in log
         page.wait_for_selector("#result:not([hidden])")

@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_tables import PHONE, chromium, create_table, current, live_server, put_state, shoot
+from e2e_tables import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    create_table,
+    current,
+    live_server,
+    on_screen_at_top,
+    put_state,
+    shoot,
+)
 
 from choux.games.cul_de_chouette.actions import ChallengeGrelottine
 from choux.games.cul_de_chouette.testing import dice, table
@@ -236,4 +246,122 @@ def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
         )
         page.wait_for_selector("#notice:not([hidden])")
         assert "différentes" in page.locator("#notice").inner_text()
+        assert not errors, errors
+
+
+def both_sizes(page: Any, selector: str, name: str) -> None:
+    """The decision is on screen without scrolling on a phone and on a laptop (screenshots)."""
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        on_screen_at_top(page, selector)
+        shoot(page, f"{name}-{label}")
+
+
+def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
+    """On a phone the viewer's decisions (bid, pass, coinche, contest, vote) sat below the
+    scenario and the trick, out of sight, behind a « À vous : contester ? ↓ » pill, while a
+    15 s window ran. They now sit in a dock at the bottom of the screen with their clock; the
+    argument to judge is read there too. Playing a card is not docked (a phone's keyboard would
+    hide it): the chosen card's argument form is scrolled into view, and a typed argument
+    survives a redraw."""
+    from choux.games.parlote.actions import Bid, Contest, Pass, Play
+    from choux.games.parlote.testing import new_deal, new_play
+
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        invite = create_table(
+            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
+        )
+        code = invite.rsplit("/", 1)[1]
+
+        # Gustave opens the bidding: amount, trumps, « Annoncer » and « Passer » on screen
+        put_state(server, code, new_deal(reader=3))
+        page.wait_for_selector(".parlote-dock .bid-form")
+        assert page.locator(".jump-to-decisions").count() == 0
+        assert "Enchère" in page.locator(".parlote-dock .game-countdown").inner_text()
+        both_sizes(
+            page, ".bid-form select, .bid-form button, [data-action=passer]", "parlote-dock-bid"
+        )
+        # nothing is hidden for good: the page keeps room below the table for the dock
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        reading = page.locator(".parlote-reading").bounding_box()
+        dock = page.locator(".parlote-dock").bounding_box()
+        assert reading and dock and reading["y"] + reading["height"] <= dock["y"] + 1
+
+        # Berthe bids 80 while Marcel thinks: Gustave may coinche, the bid to beat is shown
+        colours = ("insuffisance", "influence")
+        state = new_deal(reader=3)
+        state.apply(0, Pass())
+        state.apply(1, Bid(80, colours))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-action=coincher]")
+        assert "À battre : 80" in " ".join(page.locator(".parlote-dock").inner_text().split())
+        assert page.locator(".parlote-dock .bid-form").count() == 0
+        both_sizes(page, "[data-action=coincher]", "parlote-dock-coinche")
+
+        # Gustave's turn after Berthe's 80: he may bid higher, pass or coinche
+        state = new_deal(reader=0)
+        state.apply(1, Bid(80, colours))
+        state.apply(2, Pass())
+        state.apply(3, Pass())
+        put_state(server, code, state)
+        page.wait_for_selector(".bid-form [data-action=coincher]")
+        both_sizes(
+            page,
+            ".bid-form select, .bid-form button, .bid-form .button",
+            "parlote-dock-bid-coinche",
+        )
+
+        # Berthe plays with an argument: Gustave may contest it within the window
+        state = new_play(contract_seat=1, reader=0)  # Berthe leads
+        argument = (
+            "Tout le monde sait que les pyramides ont été construites pour la croisière. " * 3
+        )
+        state.apply(1, Play(state.hands[1][0], argument.strip()))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-action=contester]")
+        dock_text = page.locator(".parlote-dock").inner_text()
+        assert "Contestation" in dock_text and "pyramides" in dock_text  # clock and argument
+        assert page.locator(".window-banner").count() == 1  # read in the dock, not twice
+        both_sizes(page, "[data-action=contester], [data-action=laisser]", "parlote-dock-contest")
+
+        # Gustave contested: the three others vote (a new state: the table caches its views)
+        state = new_play(contract_seat=1, reader=0)
+        state.apply(1, Play(state.hands[1][0], argument.strip()))
+        state.apply(0, Contest())
+        put_state(server, code, state)
+        page.wait_for_selector("[data-action=voter]")
+        assert "Vote" in page.locator(".parlote-dock .game-countdown").inner_text()
+        both_sizes(page, "[data-action=voter]", "parlote-dock-vote")
+        assert page.locator("[data-action=voter][data-counts=false]").count() == 1
+
+        # Gustave leads a trick: a slim dock keeps the clock, the chosen card's form shows
+        put_state(server, code, new_play(contract_seat=1, reader=3))
+        page.wait_for_selector(".parlote-dock[data-dock=play]")
+        assert page.locator(".parlote-dock[data-dock=window], .parlote-dock .bid-form").count() == 0
+        both_sizes(page, "[data-action=voir-main]", "parlote-dock-play")
+        page.click("[data-action=voir-main]")
+        page.wait_for_function("() => window.scrollY > 0")
+        page.locator("button.pcard.playable").nth(2).click()
+        page.wait_for_selector("textarea[name=argument]")
+        assert page.locator(".parlote-dock").count() == 0  # nothing fixed over the keyboard
+        page.wait_for_timeout(300)
+        size = page.viewport_size
+        for selector in ("textarea[name=argument]", ".argument-form button[type=submit]"):
+            box = page.locator(selector).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
+                selector,
+                box,
+            )
+        assert page.locator(".argument-form button[type=submit]").bounding_box()["height"] >= 44  # type: ignore[index]
+        page.keyboard.type("Parce que je le dis")
+        state = new_play(contract_seat=1, reader=3)
+        redrawn(page, server, code, state, "textarea[name=argument]")
+        assert page.locator("textarea[name=argument]").input_value() == "Parce que je le dis"
+        assert page.locator("button.pcard.selected").count() == 1
+        shoot(page, "parlote-dock-argument-phone")
+        page.set_viewport_size(DESKTOP)
+        shoot(page, "parlote-dock-argument-desktop")
         assert not errors, errors

@@ -269,20 +269,11 @@ function resultsTable(view, ctx) {
     h("table", {}, h("thead", {}, h("tr", {}, ["Manche", "Scénario", "Contrat", "", "Scores"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))), "results");
 }
 
-const DECISION_TITLES = {
-  moi: "« moi ! » ?", encherir: "annoncer ou passer", coincher: "coincher ?", jouer: "jouer une carte",
-  contester: "contester ?", voter: "voter", arbitrer: "arbitrer",
-};
+/** A decision of the viewer that sits in the dock: a window's verdict (contest, vote, judge). */
+const WINDOW_ACTIONS = ["contester", "laisser", "voter", "arbitrer"];
 
-/** The decisions sit below the table: a pill says what is awaited and goes there. */
-function jumpToDecisions(view, ctx) {
-  if (ctx.message.status !== "live") return null;
-  const kinds = [...new Set((view.legal || []).map((l) => l.action.type))].filter((k) => DECISION_TITLES[k]);
-  if (!kinds.length) return null;
-  return h("button", {
-    type: "button", class: "jump-to-decisions",
-    onclick: () => document.getElementById("actions")?.scrollIntoView({ behavior: "smooth", block: "start" }),
-  }, `À vous : ${kinds.map((k) => DECISION_TITLES[k]).join(", ")} ↓`);
+function decidesWindow(view, ctx) {
+  return ctx.message.status === "live" && (view.legal || []).some((l) => WINDOW_ACTIONS.includes(l.action.type));
 }
 
 /** The replay page draws views without a live message: give it a quiet one. */
@@ -301,8 +292,6 @@ export function render(board, view, ctx) {
   const root = h("div", { class: `parlote${isArbiterSeat(view) && ctx.seat === view.arbiter ? " as-arbiter" : ""}` }, header(view, ctx));
   const note = arbiterNote(view, ctx);
   if (note) root.append(note);
-  const jump = jumpToDecisions(view, ctx);
-  if (jump) root.append(jump);
   if (view.phase === "liar") {
     root.append(h("section", { class: "panel-dark liar" },
       h("p", { class: "big-question", text: "Qui a menti en dernier ? Le premier piocheur est tiré parmi les « moi ! »." }),
@@ -313,7 +302,8 @@ export function render(board, view, ctx) {
     scenarioCard(view, ctx),
     contractLine(view, ctx),
     view.phase === "bidding" ? biddingPanel(view, ctx) : null,
-    windowBanner(view, ctx),
+    // the viewer who must decide reads the argument in the dock, next to the buttons
+    decidesWindow(view, ctx) ? null : windowBanner(view, ctx),
     trickArea(view, ctx),
     lastTrick(view, ctx),
     view.hand && view.hand.length && view.phase !== "play"
@@ -326,57 +316,78 @@ export function render(board, view, ctx) {
 }
 
 // ------------------------------------------------------------------ actions
+//
+// A decision with a clock (« moi ! », bidding and coinche, contest, vote, arbiter's verdict)
+// sits in a dock fixed at the bottom of the screen: on screen at once, with its countdown,
+// whatever the length of the scenario and the trick above. Playing a card is not docked: the
+// argument is typed in a textarea, and a phone's keyboard would hide a fixed dock (and its
+// textarea) for good; choosing a card scrolls the argument form into view instead, the hand
+// just above it.
 
 function bidControls(view, groups, ctx) {
   const bids = groups.get("encherir") || [];
-  const box = h("section", { class: "bid-controls action-panel" }, h("h3", { text: "Votre annonce" }));
-  if (bids.length) {
-    const amounts = [...new Set(bids.map((b) => b.action.amount))];
-    if (!amounts.includes(bidDraft.amount)) bidDraft.amount = amounts[0];
-    const amount = h("select", { name: "amount", "aria-label": "Montant" }, amounts.map((a) => h("option", { value: String(a), text: amountText(a), selected: a === bidDraft.amount || undefined })));
-    amount.addEventListener("change", () => { bidDraft.amount = Number(amount.value); });
-    const colours = view.colours.map((c) => c.id);
-    if (!colours.includes(bidDraft.first)) bidDraft.first = colours[0];
-    if (!colours.includes(bidDraft.second) || bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
-    // the second trump is one of the six other colours: the first one is not offered twice
-    const first = h("select", { name: "first", "aria-label": "Premier atout" }, view.colours.map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.first || undefined })));
-    const second = h("select", { name: "second", "aria-label": "Second atout" });
-    const fillSecond = () => {
-      if (bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
-      second.replaceChildren(...view.colours.filter((c) => c.id !== bidDraft.first).map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.second || undefined })));
-      second.value = bidDraft.second;
-    };
-    fillSecond();
-    first.addEventListener("change", () => { bidDraft.first = first.value; fillSecond(); });
-    second.addEventListener("change", () => { bidDraft.second = second.value; });
-    const form = h("form", { class: "bid-form" }, amount, first, second,
-      h("button", { class: "button primary", type: "submit", text: "Annoncer" }));
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const pair = [bidDraft.first, bidDraft.second].sort((a, b) => colours.indexOf(a) - colours.indexOf(b));
-      ctx.act({ type: "encherir", amount: bidDraft.amount, colours: pair });
-    });
-    box.append(form, h("p", { class: "hint", text: "Deux couleurs d'atout : la carte d'atout la moins profonde bat tout." }));
-  }
-  const row = h("div", { class: "decision-row" });
-  for (const item of groups.get("passer") || []) row.append(pressButton({ class: "button pass", dataset: { action: "passer" } }, () => ctx.act(item.action), "Passer"));
-  for (const item of groups.get("coincher") || []) row.append(pressButton({ class: "button coinche", dataset: { action: "coincher" } }, () => ctx.act(item.action), "Je coinche !"));
-  box.append(row);
-  return box;
+  const press = (type, cls, text) => (groups.get(type) || []).map((item) =>
+    pressButton({ class: `button ${cls}`, dataset: { action: type } }, () => ctx.act(item.action), text));
+  const others = [...press("passer", "pass", "Passer"), ...press("coincher", "coinche", "Je coinche !")];
+  if (!bids.length) return h("div", { class: "decision-row" }, others);
+  const amounts = [...new Set(bids.map((b) => b.action.amount))];
+  if (!amounts.includes(bidDraft.amount)) bidDraft.amount = amounts[0];
+  const amount = h("select", { name: "amount", "aria-label": "Montant" }, amounts.map((a) => h("option", { value: String(a), text: amountText(a), selected: a === bidDraft.amount || undefined })));
+  amount.addEventListener("change", () => { bidDraft.amount = Number(amount.value); });
+  const colours = view.colours.map((c) => c.id);
+  if (!colours.includes(bidDraft.first)) bidDraft.first = colours[0];
+  if (!colours.includes(bidDraft.second) || bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
+  // the second trump is one of the six other colours: the first one is not offered twice
+  const first = h("select", { name: "first", "aria-label": "Premier atout" }, view.colours.map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.first || undefined })));
+  const second = h("select", { name: "second", "aria-label": "Second atout" });
+  const fillSecond = () => {
+    if (bidDraft.second === bidDraft.first) bidDraft.second = colours.find((c) => c !== bidDraft.first);
+    second.replaceChildren(...view.colours.filter((c) => c.id !== bidDraft.first).map((c) => h("option", { value: c.id, text: c.name, selected: c.id === bidDraft.second || undefined })));
+    second.value = bidDraft.second;
+  };
+  fillSecond();
+  first.addEventListener("change", () => { bidDraft.first = first.value; fillSecond(); });
+  second.addEventListener("change", () => { bidDraft.second = second.value; });
+  // one grid: the amount and the two trumps, then « Annoncer », « Passer » (and « Je coinche ! »)
+  const form = h("form", { class: "bid-form" }, amount, first, second,
+    h("button", { class: "button primary", type: "submit", text: "Annoncer" }), ...others);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const pair = [bidDraft.first, bidDraft.second].sort((a, b) => colours.indexOf(a) - colours.indexOf(b));
+    ctx.act({ type: "encherir", amount: bidDraft.amount, colours: pair });
+  });
+  return form;
+}
+
+/** What the bidder or coincher must know to decide: the bid to beat, and whose it is. */
+function bidSituation(view, ctx) {
+  const b = view.bidding;
+  const high = b && b.high
+    ? h("p", { class: "dock-title" }, "À battre : ", h("strong", { text: amountText(b.high.amount) }), " ",
+      colourChip(view, b.high.colours[0]), colourChip(view, b.high.colours[1]), ` par ${ctx.names[b.high.seat]}`)
+    : h("p", { class: "dock-title", text: "Aucune annonce pour l'instant : à vous d'ouvrir." });
+  const mine = b && b.turn === ctx.seat;
+  const turn = mine ? "À vous d'annoncer (ou de passer). Deux couleurs d'atout : la carte d'atout la moins profonde bat tout."
+    : b && b.turn !== null && b.turn !== undefined ? `${ctx.names[b.turn]} réfléchit : vous pouvez coincher (×2).` : "";
+  return [high, turn ? h("p", { class: "hint", text: turn }) : null];
+}
+
+/** A new trick, or the chosen card gone from the hand: no card chosen any more. */
+function syncDraft(view) {
+  const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}`;
+  if (draft.trick !== key) { draft.trick = key; draft.card = null; }
+  if (draft.card && !(view.hand || []).some((c) => c.code === draft.card)) draft.card = null;
 }
 
 function handControls(view, groups, ctx) {
   const plays = groups.get("jouer") || [];
   const playable = new Set(plays.map((p) => p.action.card));
-  const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}`;
-  if (draft.trick !== key) { draft.trick = key; draft.card = null; }
-  if (draft.card && !view.hand.some((c) => c.code === draft.card)) draft.card = null;
-  const box = h("section", { class: "hand-panel action-panel" }, h("h3", { text: plays.length ? "À vous : choisissez une carte, puis argumentez" : "Votre main" }));
+  const box = h("section", { class: "hand-panel action-panel", id: "parlote-hand" }, h("h3", { text: plays.length ? "À vous : choisissez une carte, puis argumentez" : "Votre main" }));
   const hand = h("div", { class: "hand" });
   for (const c of view.hand) {
     hand.append(card(view, c, {
       button: true, playable: playable.has(c.code), selected: c.code === draft.card,
-      onclick: () => { if (!playable.has(c.code)) return; draft.card = c.code; draft.focused = true; redraw(); },
+      onclick: () => { if (!playable.has(c.code)) return; draft.card = c.code; draft.focused = true; draft.reveal = true; redraw(); },
     }));
   }
   box.append(hand);
@@ -403,9 +414,13 @@ function handControls(view, groups, ctx) {
     const send = (text) => { ctx.act({ type: "jouer", card: draft.card, argument: text }); };
     form.addEventListener("submit", (event) => { event.preventDefault(); send(area.value); });
     box.append(form);
-    if (draft.focused) {
+    // a card just chosen: bring its form on screen (its whole height, the hand just above)
+    const reveal = draft.reveal;
+    draft.reveal = false;
+    if (draft.focused || reveal) {
       draft.focused = false;
       requestAnimationFrame(() => {
+        if (reveal) form.scrollIntoView({ block: "nearest" });
         area.focus({ preventScroll: true });
         area.setSelectionRange(area.value.length, area.value.length);
       });
@@ -417,14 +432,76 @@ function handControls(view, groups, ctx) {
 let redraw = () => {};
 
 function windowControls(view, groups, ctx) {
-  const row = h("div", { class: "decision-row" });
-  const items = [...(groups.get("contester") || []), ...(groups.get("laisser") || []), ...(groups.get("voter") || []), ...(groups.get("arbitrer") || [])];
+  const row = h("div", { class: "decision-row pair" });
+  const items = WINDOW_ACTIONS.flatMap((type) => groups.get(type) || []);
   for (const item of items) {
     const a = item.action;
     const cls = a.type === "contester" || (a.counts === false) ? "button against" : a.type === "laisser" ? "button" : "button primary";
     row.append(pressButton({ class: cls, dataset: a.counts === undefined ? { action: a.type } : { action: a.type, counts: String(a.counts) } }, () => ctx.act(a), item.label));
   }
-  return h("section", { class: "window-controls action-panel" }, h("h3", { text: "À vous de trancher" }), row);
+  return row;
+}
+
+/** The dock: its clock, what to read (it scrolls if long), then the buttons, always shown. */
+function dock(kind, ctx, label, reading, controls) {
+  const clock = ctx.message.status === "live" ? clockFor(ctx.message, label) : null;
+  const body = reading.filter(Boolean);
+  return h("section", { class: `parlote-dock dock-${kind}`, dataset: { dock: kind }, "aria-label": "À vous de décider" },
+    clock ? h("div", { class: "dock-clock" }, clock) : null,
+    body.length ? h("div", { class: "dock-reading" }, body) : null,
+    h("div", { class: "dock-controls" }, controls));
+}
+
+function decisionDock(view, groups, ctx) {
+  if (groups.has("moi")) {
+    return dock("moi", ctx, DEADLINE_LABELS.liar, [],
+      pressButton({ class: "button primary big", dataset: { action: "moi" } }, () => ctx.act(groups.get("moi")[0].action), "Moi ! C'est moi qui ai menti en dernier"));
+  }
+  if (groups.has("encherir") || groups.has("passer") || groups.has("coincher")) {
+    return dock("bidding", ctx, DEADLINE_LABELS.bidding, bidSituation(view, ctx), bidControls(view, groups, ctx));
+  }
+  if (WINDOW_ACTIONS.some((type) => groups.has(type)) && view.window) {
+    return dock("window", ctx, DEADLINE_LABELS[view.window.kind] || "Délai",
+      [windowBanner(view, ctx)],
+      windowControls(view, groups, ctx));
+  }
+  if (groups.has("jouer") && !draft.card) {
+    // the hand is below the trick: the clock stays in sight, one tap goes to the cards
+    const go = h("button", { class: "button primary", type: "button", dataset: { action: "voir-main" }, text: "Choisir ma carte ↓" });
+    go.addEventListener("click", () => document.getElementById("parlote-hand")?.scrollIntoView({ behavior: "smooth", block: "start" }));
+    return dock("play", ctx, DEADLINE_LABELS.play, [], h("div", { class: "decision-row play-row" }, h("p", { class: "dock-title", text: "À vous de jouer." }), go));
+  }
+  return null;
+}
+
+/**
+ * The page keeps room below the table for the dock (--parlote-dock-h), and on a wide screen
+ * the dock spans the table's column, not the log beside it (--parlote-dock-left / -width).
+ */
+let dockWatch = null;
+let dockNode = null;
+function placeDock() {
+  const root = document.documentElement;
+  const live = dockNode && dockNode.isConnected;
+  root.style.setProperty("--parlote-dock-h", live ? `${Math.ceil(dockNode.getBoundingClientRect().height)}px` : "0px");
+  const column = document.querySelector(".table-main");
+  if (live && column) {
+    const r = column.getBoundingClientRect();
+    root.style.setProperty("--parlote-dock-left", `${Math.round(r.left)}px`);
+    root.style.setProperty("--parlote-dock-width", `${Math.round(r.width)}px`);
+  }
+}
+function watchDock(node) {
+  dockNode = node;
+  if (typeof ResizeObserver !== "undefined") {
+    if (!dockWatch) {
+      dockWatch = new ResizeObserver(placeDock);
+      window.addEventListener("resize", placeDock);
+    }
+    dockWatch.disconnect();
+    if (node) dockWatch.observe(node);
+  }
+  placeDock();
 }
 
 export function renderActions(box, legal, ctx) {
@@ -432,9 +509,10 @@ export function renderActions(box, legal, ctx) {
   const view = ctx.message.view;
   const groups = byType(legal);
   redraw = () => { box.replaceChildren(); renderActions(box, legal, ctx); };
-  if (groups.has("moi")) box.append(h("section", { class: "action-panel" }, pressButton({ class: "button primary big", dataset: { action: "moi" } }, () => ctx.act(groups.get("moi")[0].action), "Moi ! C'est moi qui ai menti en dernier")));
-  if (groups.has("encherir") || groups.has("passer") || groups.has("coincher")) box.append(bidControls(view, groups, ctx));
-  if (groups.has("contester") || groups.has("voter") || groups.has("arbitrer")) box.append(windowControls(view, groups, ctx));
+  syncDraft(view);
+  const docked = decisionDock(view, groups, ctx);
+  if (docked) box.append(docked);
+  watchDock(docked);
   if (view.phase === "play" && view.hand && view.hand.length) box.append(handControls(view, groups, ctx));
   // the long reading comes after what the player must decide
   const wrap = h("div", { class: "parlote parlote-reading" });
