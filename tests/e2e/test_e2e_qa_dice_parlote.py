@@ -265,6 +265,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
     hide it): the chosen card's argument form is scrolled into view, and a typed argument
     survives a redraw."""
     from choux.games.parlote.actions import Bid, Contest, Pass, Play
+    from choux.games.parlote.state import ParloteState
     from choux.games.parlote.testing import new_deal, new_play
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
@@ -275,6 +276,12 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
             page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
         )
         code = invite.rsplit("/", 1)[1]
+
+        # « Qui a menti en dernier ? »: the « Moi ! » button and its clock
+        put_state(server, code, ParloteState(1))
+        page.wait_for_selector(".parlote-dock [data-action=moi]")
+        assert "Moi" in page.locator(".parlote-dock .game-countdown").inner_text()
+        both_sizes(page, "[data-action=moi]", "parlote-dock-liar")
 
         # Gustave opens the bidding: amount, trumps, « Annoncer » and « Passer » on screen
         put_state(server, code, new_deal(reader=3))
