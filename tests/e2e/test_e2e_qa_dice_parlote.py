@@ -369,6 +369,16 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         assert page.locator("textarea[name=argument]").input_value() == "Parce que je le dis"
         assert page.locator("button.pcard.selected").count() == 1
         shoot(page, "parlote-dock-argument-phone")
+        # a refused argument (too long): the refusal is on screen, the text is kept
+        page.fill("textarea[name=argument]", "Bla bla. " * 40)
+        page.click(".argument-form button[type=submit]")
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "trop long" in page.locator("#notice").inner_text()
+        box = page.locator("#notice").bounding_box()
+        size = page.viewport_size
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+        assert page.locator("textarea[name=argument]").input_value() == "Bla bla. " * 40
+        shoot(page, "parlote-argument-refused-phone")
         page.set_viewport_size(DESKTOP)
         shoot(page, "parlote-dock-argument-desktop")
         assert not errors, errors
