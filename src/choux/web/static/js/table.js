@@ -164,7 +164,9 @@ function statusLine() {
   if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   else if (current.status === "over") text = "Partie terminée.";
   else if (mySeat !== null && actors.includes(mySeat)) {
-    text = mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !";
+    // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
+    text = (renderer.statusText && renderer.statusText(view, mySeat))
+      || (mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !");
   }
   else if (actors.length) text = `À ${actors.map((s) => names()[s]).join(", ")} de jouer.`;
   else text = "";

@@ -282,6 +282,21 @@ function normalise(ctx, view) {
   return { ...ctx, message: { view, status: "replay", log: [], deadline: null, version: -1, full: true } };
 }
 
+const ASKED = {
+  contest: "À vous : contester ?",
+  vote: "À vous de voter !",
+  judge: "À vous d'arbitrer !",
+};
+
+/** The status line's words when the viewer acts: what is asked of them right now. */
+export function statusText(view, seat) {
+  if (view.window && ASKED[view.window.kind]) return ASKED[view.window.kind];
+  if (view.phase === "liar") return "Qui a menti en dernier ?";
+  if (view.phase === "bidding") return "À vous d'annoncer !";
+  if (view.phase === "draw" && view.reader === seat) return "À vous de piocher !";
+  return null;
+}
+
 export function render(board, view, ctx) {
   ctx = normalise(ctx, view);
   resetCountdowns();
