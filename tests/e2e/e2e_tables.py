@@ -210,13 +210,26 @@ def put_state(server: Any, code: str, state: Any) -> None:
     server.call(swap())
 
 
+def watched_page(
+    browser: Any, viewport: dict[str, int], errors: list[str] | None = None
+) -> tuple[Any, list[str]]:
+    """A page in its own context (a touch phone's when `viewport` is PHONE) whose script
+    errors are collected into `errors` (a new list unless one is given)."""
+    if viewport == PHONE:
+        context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    else:
+        context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    found: list[str] = [] if errors is None else errors
+    page.on("pageerror", lambda e: found.append(str(e)))
+    return page, found
+
+
 def desktop_and_phone(browser: Any) -> tuple[Any, Any, list[str]]:
     """Two people: one on a laptop, one on a phone; page errors and dialogs are collected."""
-    pa = browser.new_context(viewport=DESKTOP).new_page()
-    pb = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    errors: list[str] = []
-    for page in (pa, pb):
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    pa, errors = watched_page(browser, DESKTOP)
+    pb, _ = watched_page(browser, PHONE, errors)
+    for page in (pa, pb):  # a listener stops Playwright's auto-dismiss: none is expected
         page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
     return pa, pb, errors
 

@@ -26,6 +26,7 @@ from e2e_tables import (
     put_state,
     shoot,
     shoot_sizes,
+    watched_page,
 )
 
 from choux.games.cul_de_chouette.actions import AnnounceTotal, Sip
@@ -224,9 +225,7 @@ def test_cul_de_chouette_whole_game_in_two_browsers(tmp_path: Path) -> None:
 def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_path: Path) -> None:
     """Bets and challenges as non-blocking dialogs, at phone and desktop sizes."""
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, DESKTOP)
         invite = create_table(
             page,
             server.url,
@@ -376,9 +375,7 @@ def test_five_players_decisions_on_screen_and_large_enough_to_tap(tmp_path: Path
     screen at once, above the shout bar (never under it), and every control of the table is
     at least 44x44 px on a phone (the −10 Bévue buttons were 32 px tall)."""
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, DESKTOP)
         invite = create_table(
             page,
             server.url,
@@ -447,11 +444,8 @@ def test_shared_screen_two_players_on_one_tablet_and_a_phone(tmp_path: Path) -> 
     """A tablet seats Perceval and Karadoc, each with their own shouts and −10 buttons;
     Léodagan plays on his phone. Karadoc presses first on the tablet and wins the race."""
     with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.1) as server, chromium() as browser:
-        tablet = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
-        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        for page in (tablet, phone):
-            page.on("pageerror", lambda e: errors.append(str(e)))
+        tablet, errors = watched_page(browser, {"width": 1024, "height": 768})
+        phone, _ = watched_page(browser, PHONE, errors)
         invite = create_table(
             tablet,
             server.url,

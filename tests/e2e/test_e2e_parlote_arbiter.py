@@ -21,6 +21,7 @@ from e2e_tables import (
     on_screen_at_top,
     quicken_bots,
     shoot,
+    watched_page,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -31,10 +32,7 @@ ARBITER = 4
 
 def test_parlote_arbiter_referees_a_game_of_four_bots(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=0.3, bot_pace=0.05) as server, chromium() as browser:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         page.goto(f"{server.url}/nouvelle?jeu=parlote")
         page.select_option("select[name=joueurs]", "5")
         assert page.locator("select[name=opt_mode]").input_value() == '"arbitre"'

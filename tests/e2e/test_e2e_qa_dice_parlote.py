@@ -26,6 +26,7 @@ from e2e_tables import (
     on_screen_at_top,
     put_state,
     shoot,
+    watched_page,
 )
 
 from choux.games.cul_de_chouette.actions import ChallengeGrelottine
@@ -38,9 +39,7 @@ A, B, C = 0, 1, 2
 
 def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         invite = create_table(
             page,
             server.url,
@@ -111,9 +110,7 @@ def redrawn(page: Any, server: Any, code: str, state: Any, selector: str) -> Non
 
 def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         invite = create_table(
             page,
             server.url,
@@ -170,9 +167,7 @@ def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Pat
     from choux.games.parlote.testing import new_play
 
     with live_server(tmp_path, deadline_scale=1.0, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         invite = create_table(
             page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
         )
@@ -197,9 +192,7 @@ def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
     from choux.games.parlote.testing import new_deal
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         invite = create_table(
             page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
         )
@@ -269,9 +262,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
     from choux.games.parlote.testing import new_deal, new_play
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
-        page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page, errors = watched_page(browser, PHONE)
         invite = create_table(
             page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
         )
