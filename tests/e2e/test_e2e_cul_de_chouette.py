@@ -80,10 +80,14 @@ class Script:
 
 def step(page: Any, seat: int, script: Script) -> None:
     """Play whatever this page must decide now (dice, dialogs, Suite shouts)."""
+    entry = page.locator(".dice-entry").count()  # the page first, then its state: never older
     c = current(page)
     if not c or c["status"] != "live":
         return
     v = c["view"]
+    bevue_next = script.race_done and not script.bevue_done
+    if seat == A and bevue_next and v["roller"] == A and v["step"] == "debut":
+        return  # Perceval waits: Karadoc's −10 comes first at the start of this turn
     race = v.get("race")
     if (
         race
@@ -93,7 +97,7 @@ def step(page: Any, seat: int, script: Script) -> None:
     ):
         page.locator(f'.shout[data-cry="{race["cry"]}"]').click()
         return
-    if page.locator(".dice-entry").count():
+    if entry:
         type_dice(page, script.dice_for(seat, v))
     elif page.locator("[data-dialog=siroter]").count():
         page.locator("[data-dialog=siroter] button").last.click()
