@@ -123,13 +123,17 @@ class QuickBot:
 
 
 def quicken_bots(server: LiveServer, invite: str, factor: float) -> None:
-    """Shorten the bots' delays at the table of `invite` (a short game for the tests)."""
+    """Scale the bots' delays at the table of `invite` by `factor` (below 1: a short game for
+    the tests; above 1: slower bots); a second call replaces the first factor."""
     code = invite.rstrip("/").rsplit("/", 1)[1]
 
     async def wrap() -> None:
         table = server.service.tables[code]
         for seat, bot in list(table.bots.items()):
-            table.bots[seat] = QuickBot(bot, factor)
+            if isinstance(bot, QuickBot):
+                bot.factor = factor
+            else:
+                table.bots[seat] = QuickBot(bot, factor)
 
     server.call(wrap())
 

@@ -125,13 +125,16 @@ def step(page: Any, seat: int, script: Script, size: str) -> None:
     elif visible(page, ".pile.drawable"):
         click(page, ".pile.drawable")
     elif phase == "bidding":
+        # decide from the state's legal actions, never from what the page shows: the page
+        # may still draw the state before Gustave's bid, and Berthe would pass, not coinche
+        legal = {item["action"]["type"] for item in v.get("legal") or []}
         high_team = None if high is None else high["seat"] % 2
-        if seat == B and visible(page, "[data-action=coincher]") and high_team == 0:
+        if seat == B and "coincher" in legal and high_team == 0:
             click(page, "[data-action=coincher]")
             script.coinched = True
-        elif seat == A and visible(page, ".bid-form") and high_team != 0:
+        elif seat == A and "encherir" in legal and high_team != 0:
             click(page, ".bid-form button[type=submit]")
-        elif visible(page, "[data-action=passer]"):
+        elif "passer" in legal and not (seat == B and high_team == 0):
             click(page, "[data-action=passer]")
     elif window and window["kind"] == "contest" and visible(page, "[data-action=contester]"):
         if seat == B and window["author"] == A and window["play"]["argument"].startswith("<img"):
