@@ -90,14 +90,20 @@ def visible(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).count())
 
 
-def play_card(page: Any, text: str | None) -> None:
-    page.locator("button.pcard.playable").first.click()
-    page.wait_for_selector("textarea[name=argument]")
-    if text is None:
-        page.locator(".argument-form button", has_text="sans argument").click()
-        return
-    page.fill("textarea[name=argument]", text)
-    page.click(".argument-form button[type=submit]")
+def play_card(page: Any, text: str | None) -> bool:
+    """Pick the first playable card and send it with `text`; False if the play clock played
+    for us first (the form went away), which a loaded machine may cause."""
+    try:
+        page.locator("button.pcard.playable").first.click(timeout=3000)
+        page.wait_for_selector("textarea[name=argument]", timeout=3000)
+        if text is None:
+            page.locator(".argument-form button", has_text="sans argument").click(timeout=3000)
+            return True
+        page.fill("textarea[name=argument]", text, timeout=3000)
+        page.click(".argument-form button[type=submit]", timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def step(page: Any, seat: int, script: Script, size: str) -> None:
@@ -147,14 +153,13 @@ def step(page: Any, seat: int, script: Script, size: str) -> None:
         click(page, f"[data-action=voter][data-counts={'false' if against else 'true'}]")
     elif visible(page, "button.pcard.playable"):
         if seat == A and not script.too_long_tried:
-            play_card(page, "Trop bavard ! " * 25)  # 350 characters: refused, nothing played
-            page.wait_for_selector("#notice:not([hidden])")
-            assert "trop long" in page.locator("#notice").inner_text()
-            script.too_long_tried = True
-            shoot(page, f"parlote-argument-refused-{size}")
+            if play_card(page, "Trop bavard ! " * 25):  # 350 characters: refused, not played
+                page.wait_for_selector("#notice:not([hidden])")
+                assert "trop long" in page.locator("#notice").inner_text()
+                script.too_long_tried = True
+                shoot(page, f"parlote-argument-refused-{size}")
         elif seat == A and not script.evil_played:
-            play_card(page, EVIL_ARGUMENT)
-            script.evil_played = True
+            script.evil_played = play_card(page, EVIL_ARGUMENT)
         else:
             play_card(page, None if seat == B else "Tout le monde le sait, et depuis toujours !")
 
@@ -170,7 +175,7 @@ def test_parlote_whole_game_in_two_browsers(tmp_path: Path) -> None:
             "Gustave",
             4,
             {A: "human", B: "human", 2: "bot:greedy", 3: "bot:random"},
-            {"target": "100", "play_seconds": "15", "mode": '"jury"'},
+            {"target": "100", "play_seconds": "30", "mode": '"jury"'},
         )
         quicken_bots(server, invite, 0.4)  # bots think for 0.4 of a person's time
         make_bots_pass_in_bidding(server, invite)
