@@ -324,6 +324,12 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         assert "Contestation" in dock_text and "pyramides" in dock_text  # clock and argument
         assert page.locator(".window-banner").count() == 1  # read in the dock, not twice
         both_sizes(page, "[data-action=contester], [data-action=laisser]", "parlote-dock-contest")
+        # on the phone this long argument overflows the dock: its end fades until read
+        reading = ".parlote-dock .dock-reading"
+        has_more = f"document.querySelector('{reading}').classList.contains('has-more')"
+        page.wait_for_function(f"() => {has_more}")
+        page.locator(reading).evaluate("r => { r.scrollTop = r.scrollHeight; }")
+        page.wait_for_function(f"() => !{has_more}")
 
         # Gustave contested: the three others vote (a new state: the table caches its views)
         state = new_play(contract_seat=1, reader=0)

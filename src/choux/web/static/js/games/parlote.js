@@ -495,9 +495,23 @@ function decisionDock(view, groups, ctx) {
  */
 let dockWatch = null;
 let dockNode = null;
+/** A long argument scrolls inside the dock: its bottom fades until it is read to the end. */
+function markOverflow(reading) {
+  const more = reading.scrollHeight - reading.scrollTop - reading.clientHeight > 2;
+  reading.classList.toggle("has-more", more);
+}
+
 function placeDock() {
   const root = document.documentElement;
   const live = dockNode && dockNode.isConnected;
+  const reading = live ? dockNode.querySelector(".dock-reading") : null;
+  if (reading) {
+    markOverflow(reading);
+    if (!reading.dataset.watched) {
+      reading.dataset.watched = "1";
+      reading.addEventListener("scroll", () => markOverflow(reading), { passive: true });
+    }
+  }
   root.style.setProperty("--parlote-dock-h", live ? `${Math.ceil(dockNode.getBoundingClientRect().height)}px` : "0px");
   const column = document.querySelector(".table-main");
   if (live && column) {
