@@ -1,62 +1,47 @@
 """QA regression: when you must cry (Chouineurs), the trick that made you cry stays on the
-felt and the prompt speaks to you; the token reserve is named."""
+felt and the prompt speaks to you; the token reserve is named.
+
+On a prepared position, so that Alice cries every time: she leads the yellow 1 and the two
+bots can only follow with higher yellows."""
 
 from __future__ import annotations
 
-import time
+from pathlib import Path
 
+import e2e_tables as tables
 import pytest
-from e2e_fixtures import (
-    browser_fixture,  # noqa: F401 (fixture)
-    live_server_fixture,  # noqa: F401 (fixture)
-    players_fixture,  # noqa: F401 (fixture)
-)
-from e2e_flow import create_table, over
+from e2e_tables import PHONE, chromium, live_server, put_state, watched_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
-def my_cry(page) -> bool:  # type: ignore[no-untyped-def]
-    return bool(
-        page.evaluate(
-            "(() => { const v = window.chouxTable.current.view;"
-            " return !!v.crybaby && v.crybaby.seat === 0 && v.legal.length > 0; })()"
+def test_the_crybaby_sees_the_trick_that_made_them_cry(tmp_path: Path) -> None:
+    from choux.games.chouineurs.actions import Play
+    from choux.games.chouineurs.automation import code, prepare_all, table
+
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        invite = tables.create_table(
+            page,
+            server.url,
+            "chouineurs",
+            "Alice",
+            3,
+            {0: "human", 1: "bot:greedy", 2: "bot:greedy"},
         )
-    )
-
-
-def safe_move(page) -> bool:  # type: ignore[no-untyped-def]
-    """Choose, or play the first legal card, straight through the table's `act`: a click
-    racing a redraw could land on a card to turn and answer the crying prompt itself."""
-    return bool(
-        page.evaluate(
-            "(() => { const t = window.chouxTable; const v = t.current.view;"
-            " if (document.getElementById('table').classList.contains('busy')) return false;"
-            " const a = (v.legal || []).find(l => l.action.type === 'prepare' || l.action.type === 'play');"
-            " if (!a) return false; t.act(a.action); return true; })()"
+        state = table(
+            [["jaune1", "bleu3"], ["jaune9", "bleu5"], ["jaune5", "rouge4"]], leader=0, reserve=5
         )
-    )
-
-
-def test_the_crybaby_sees_the_trick_that_made_them_cry(live_server, players) -> None:  # type: ignore[no-untyped-def]
-    alice = players(phone=True)
-    page = alice.page
-    create_table(
-        page, live_server.url, "chouineurs", "Alice", ["human", "bot:greedy", "bot:greedy"]
-    )
-    page.wait_for_selector(".cx-hand .dcard")
-    assert "jetons en réserve" in page.inner_text(".cx-info")
-    deadline = time.monotonic() + 45
-    while not my_cry(page):
-        if over(page) or time.monotonic() > deadline:
-            pytest.skip("Alice never had to cry in this deal")
-        if not safe_move(page):
-            page.wait_for_timeout(60)
-    page.wait_for_selector(".cx-cry", state="attached")
-    assert not alice.errors, alice.errors
-    assert "Vous pleurez" in page.inner_text(".cx-cry")
-    assert "Dernier pli" in page.inner_text(".cx-felt")
-    assert page.locator(".cx-felt .cx-played").count() == 3
-    assert page.locator(".cx-felt .cx-played.cry").count() >= 1
-    assert "Le pli est vide" not in page.inner_text(".cx-felt")
-    assert not alice.errors, alice.errors
+        prepare_all(state, ["orange", "orange", "orange"])
+        for seat in range(3):  # each plays their yellow: Alice's 1 is the lowest
+            state.apply(seat, Play(code(state.hands[seat][0])))
+        assert state.actors() == (0,)
+        put_state(server, invite.rsplit("/", 1)[1], state)
+        page.wait_for_selector(".cx-cry")
+        assert "jetons en réserve" in page.inner_text(".cx-info")
+        assert "Vous pleurez" in page.inner_text(".cx-cry")
+        assert "Dernier pli" in page.inner_text(".cx-felt")
+        assert page.locator(".cx-felt .cx-played").count() == 3
+        assert page.locator(".cx-felt .cx-played.cry").count() == 1  # Alice's yellow 1
+        assert "Le pli est vide" not in page.inner_text(".cx-felt")
+        assert not errors, errors
