@@ -199,6 +199,21 @@ def shoot_sizes(page: Any, name: str) -> None:
         page.set_viewport_size(size)
 
 
+def prepared_table(
+    page: Any,
+    server: Any,
+    game: str,
+    pseudo: str,
+    players: int,
+    options: dict[str, str] | None = None,
+) -> str:
+    """A table whose seats are all for people (the creator's taken, the others left free),
+    to be steered with `put_state`; returns its code."""
+    seats = {seat: "human" for seat in range(players)}
+    invite = create_table(page, server.url, game, pseudo, players, seats, options)
+    return invite.rsplit("/", 1)[1]
+
+
 def put_state(server: Any, code: str, state: Any) -> None:
     """Steer a live table to a prepared state (tests only) and push it to the pages."""
 

@@ -23,6 +23,7 @@ from e2e_tables import (
     desktop_and_phone,
     join,
     live_server,
+    prepared_table,
     put_state,
     quicken_bots,
     shoot,
@@ -237,16 +238,7 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
     """Bets and challenges as non-blocking dialogs, at phone and desktop sizes."""
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, DESKTOP)
-        invite = create_table(
-            page,
-            server.url,
-            "cul-de-chouette",
-            "Perceval",
-            3,
-            {A: "human", B: "human", C: "human"},
-            {"des": '"reels"'},
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
 
         # Néant of the roller: Perceval holds a Grelottine; max = min(120, 90) x 33 % = 29
         state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
@@ -387,16 +379,7 @@ def test_five_players_decisions_on_screen_and_large_enough_to_tap(tmp_path: Path
     at least 44x44 px on a phone (the −10 Bévue buttons were 32 px tall)."""
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, DESKTOP)
-        invite = create_table(
-            page,
-            server.url,
-            "cul-de-chouette",
-            "Perceval",
-            5,
-            {seat: "human" for seat in range(5)},
-            {"des": '"reels"'},
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 5, {"des": '"reels"'})
         for name, state in five_seat_states():
             put_state(server, code, state)
             page.wait_for_selector(f"[data-dialog={name}]")

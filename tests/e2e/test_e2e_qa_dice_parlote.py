@@ -20,10 +20,10 @@ from e2e_tables import (
     DESKTOP,
     PHONE,
     chromium,
-    create_table,
     current,
     live_server,
     on_screen_at_top,
+    prepared_table,
     put_state,
     shoot,
     watched_page,
@@ -40,16 +40,7 @@ A, B, C = 0, 1, 2
 def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        invite = create_table(
-            page,
-            server.url,
-            "cul-de-chouette",
-            "Perceval",
-            3,
-            {A: "human", B: "human", C: "human"},
-            {"des": '"reels"'},
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
         # Karadoc's Néant; Léodagan challenges him to a Chouette: Perceval may bet on it
         state = table(3, scores=[120, 90, 60], roller=B, grelottine=[False, False, True])
         dice(state, 1, 3)
@@ -111,16 +102,8 @@ def redrawn(page: Any, server: Any, code: str, state: Any, selector: str) -> Non
 def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        invite = create_table(
-            page,
-            server.url,
-            "cul-de-chouette",
-            "Perceval",
-            3,
-            {A: "human", B: "human", C: "human"},
-            {"des": '"reels"'},
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
+        invite = f"{server.url}/t/{code}"
         # two seats are free: the page offers to seat someone else on this device
         assert page.locator(".shared-panel").is_visible()
         state = table(3, scores=[80, 50, 60], roller=A)
@@ -168,10 +151,7 @@ def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Pat
 
     with live_server(tmp_path, deadline_scale=1.0, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        invite = create_table(
-            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "parlote", "Gustave", 4)
         put_state(server, code, new_play(contract_seat=1, reader=3))  # Gustave leads
         page.wait_for_selector("button.pcard.playable")
         full = float(current(page)["deadline"])
@@ -193,10 +173,7 @@ def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        invite = create_table(
-            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "parlote", "Gustave", 4)
         put_state(server, code, new_deal(reader=3))  # Gustave bids first
         page.wait_for_selector(".bid-form")
         colours = [c["id"] for c in current(page)["view"]["colours"]]
@@ -263,10 +240,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        invite = create_table(
-            page, server.url, "parlote", "Gustave", 4, {1: "human", 2: "human", 3: "human"}
-        )
-        code = invite.rsplit("/", 1)[1]
+        code = prepared_table(page, server, "parlote", "Gustave", 4)
 
         # « Qui a menti en dernier ? »: the « Moi ! » button and its clock
         put_state(server, code, ParloteState(1))
