@@ -1,4 +1,4 @@
-"""Helpers for the scale-out tests: a private Redis server, free ports, polling."""
+"""Helpers for the scale-out tests: a private Redis server, free ports."""
 
 from __future__ import annotations
 
@@ -10,15 +10,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
-
-def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition never became true")
 
 
 def free_port() -> int:

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from scaleout_helpers import redis_server, wait_for
+from scaleout_helpers import redis_server
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, join, other, postgres_problem, postgres_schema
+from webhelpers import (
+    client,
+    create_table,
+    join,
+    other,
+    postgres_problem,
+    postgres_schema,
+    wait_for,
+)
 
 from choux.engine.base import NotYourTurn
 

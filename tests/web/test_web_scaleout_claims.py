@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 import webgame
-from scaleout_helpers import free_port, redis_on, wait_for
+from scaleout_helpers import free_port, redis_on
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, join, postgres_or_skip
+from webhelpers import client, create_table, join, postgres_or_skip, wait_for
 
 from choux.engine.base import BotMove, State
 

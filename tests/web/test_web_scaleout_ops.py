@@ -7,9 +7,9 @@ import time
 
 import pytest
 import webgame
-from scaleout_helpers import free_port, redis_on, wait_for
+from scaleout_helpers import free_port, redis_on
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, join, other, postgres_or_skip
+from webhelpers import client, create_table, join, other, postgres_or_skip, wait_for
 
 
 def test_a_window_closed_by_another_process_is_not_closed_again(

@@ -11,20 +11,20 @@ from web_fixtures import (
     db_url_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, join, other, receive_state, receive_version, settings
+from webhelpers import (
+    client,
+    create_table,
+    join,
+    other,
+    receive_state,
+    receive_version,
+    settings,
+    wait_for,
+)
 
 from choux import games
 from choux.play.service import SeatSpec, TableError, TableService
 from choux.play.store import Store, VersionConflict
-
-
-def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition never became true")
 
 
 def test_restart_rebuilds_live_tables_from_the_action_log(db_url: str, course: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +16,16 @@ from choux.play.settings import Settings
 from choux.web.app import create_app
 
 PG_BASE = os.environ.get("CHOUX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    """Poll `predicate` until it holds (AssertionError after `timeout` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition never became true")
 
 
 def postgres_problem() -> str | None:
