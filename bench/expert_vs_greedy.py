@@ -22,11 +22,12 @@ import argparse
 import random
 import time
 
+from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
 from choux import games
 from choux.ai.ismcts import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
 from choux.games.chouine.bots import expert_bot as chouine_expert
-from choux.games.chouine.state import PLAY, ChouineState
+from choux.games.chouine.state import ChouineState
 from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
 
 
@@ -77,15 +78,7 @@ def chouine(deals: int, seed: int, simulations: int | None) -> None:
             ]
             timer.bot = expert("chouine", 7919 * deal + expert_seat, simulations)
             bots[expert_seat] = timer
-            while state.stage == PLAY:
-                seat = state.turn
-                move = bots[seat].choose(state, seat)
-                assert move is not None
-                state.apply(seat, move.action)
-            result = state.last_result
-            assert result is not None
-            winner = result["winner"]
-            totals = result["totals"]
+            winner, totals = play_one_deal(state, bots)
             margin += totals[expert_seat] - totals[1 - expert_seat]
             if winner is None:
                 ties += 1
