@@ -163,7 +163,7 @@ def replay_command(
     by_game: dict[str, int] = {}
     try:
         for record in read_jsonl(path):
-            replay(record)
+            replay(record, games.get(record.game))
             count += 1
             by_game[record.game] = by_game.get(record.game, 0) + 1
     except ChouxError as error:

@@ -236,7 +236,7 @@ def test_whole_chouine_game_over_websocket_stores_a_replayable_record(
             final = play_to_end(ws)
         assert final["status"] == "over" and final["record_id"]
         record_json = c.get(f"/parties/{final['record_id']}.json").json()
-        state = replay(Record.from_json(record_json))
+        state = replay(Record.from_json(record_json), games.get("chouine"))
         assert state.is_over()
         assert record_json["result"] == final["result"]
         seat_steps = c.get(f"/parties/{final['record_id']}/etapes.json?place=0").json()["steps"]

@@ -36,6 +36,10 @@ class Record:
     actions: list[tuple[Seat | None, dict[str, JSON]]] = field(default_factory=list)
     result: dict[str, JSON] | None = None
 
+    def player_names(self) -> list[str]:
+        """The names to show: the recorded ones, else « Place 1 », « Place 2 »…"""
+        return self.names or [f"Place {i + 1}" for i in range(self.players)]
+
     def append(self, seat: Seat | None, action: Action) -> None:
         self.actions.append((seat, action.to_json()))
 
@@ -105,16 +109,12 @@ def start(
     return state, record
 
 
-def replay(record: Record, game: Game | None = None) -> State:
-    """Rebuild the state from a record, checking chance outcomes and the result."""
-    from choux import games
+def replay(record: Record, game: Game) -> State:
+    """Rebuild the state from a record, checking chance outcomes and the result.
 
-    game = game or games.get(record.game)
-    if record.rules_version != game.rules_version:
-        raise RecordError(
-            f"rules version {record.rules_version} cannot be replayed by version "
-            f"{game.rules_version}"
-        )
+    The caller looks the game up (`choux.games.get(record.game)`): the engine knows no game.
+    """
+    _check_version(record, game)
     state = game.new(record.players, record.seed, record.options)
     for index, (seat, data) in enumerate(record.actions):
         try:
@@ -128,6 +128,39 @@ def replay(record: Record, game: Game | None = None) -> State:
     if record.result != result:
         raise RecordError(f"the result differs: record {record.result}, replay {result}")
     return state
+
+
+def _check_version(record: Record, game: Game) -> None:
+    if record.game != game.name:
+        raise RecordError(f"a record of {record.game} cannot be replayed by {game.name}")
+    if record.rules_version != game.rules_version:
+        raise RecordError(
+            f"rules version {record.rules_version} cannot be replayed by version "
+            f"{game.rules_version}"
+        )
+
+
+def replay_steps(record: Record, game: Game, viewer: Seat | None = None) -> list[dict[str, JSON]]:
+    """What the replay viewer shows: the view of `viewer` (None: a spectator) before the
+    first move and after each one, with its log lines and the move's label. Only finished
+    games are replayed, so any seat's view may be shown. ChouxError if it does not replay."""
+    state = game.new(record.players, record.seed, record.options)
+    names = record.player_names()
+    steps: list[dict[str, JSON]] = [
+        {"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}
+    ]
+    for seat, data in record.actions:
+        action = game.action_from_json(data)
+        events = state.apply(seat, action)
+        steps.append(
+            {
+                "view": state.view(viewer),
+                "log": [e.render(names) for e in events],
+                "seat": seat,
+                "label": action.label(),
+            }
+        )
+    return steps
 
 
 def read_jsonl(path: Path) -> Iterator[Record]:

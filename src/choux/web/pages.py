@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
-from choux.engine.record import Record, RecordError
+from choux.engine.record import Record, RecordError, replay_steps
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
@@ -395,29 +395,6 @@ async def load_record(request: Request, record_id: int) -> Record:
         raise TableError("Cet enregistrement est illisible.", 410) from error
 
 
-def replay_steps(record: Record, viewer: int | None = None) -> list[dict[str, Any]]:
-    """The view of `viewer` (None: a spectator) before the first move and after each one,
-    with its log lines. Only finished games are replayed, so any seat's view may be shown."""
-    game = games.get(record.game)
-    state = game.new(record.players, record.seed, record.options)
-    names = record.names or [f"Place {i + 1}" for i in range(record.players)]
-    steps: list[dict[str, Any]] = [
-        {"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}
-    ]
-    for seat, data in record.actions:
-        action = game.action_from_json(data)
-        events = state.apply(seat, action)
-        steps.append(
-            {
-                "view": state.view(viewer),
-                "log": [e.render(names) for e in events],
-                "seat": seat,
-                "label": action.label(),
-            }
-        )
-    return steps
-
-
 @router.get("/parties/{record_id}/etapes.json")
 async def replay_steps_json(request: Request, record_id: int, place: int) -> JSONResponse:
     """Every step of a finished game seen from seat `place`."""
@@ -425,7 +402,7 @@ async def replay_steps_json(request: Request, record_id: int, place: int) -> JSO
     if not 0 <= place < record.players or record.game not in games.names():
         raise TableError("Place invalide.", 404)
     try:
-        steps = replay_steps(record, place)
+        steps = replay_steps(record, games.get(record.game), place)
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
     for step in steps:
@@ -445,11 +422,11 @@ async def replay_page(request: Request, record_id: int) -> Response:
     if record.game not in games.names():
         raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)
     try:
-        steps = replay_steps(record)
+        game = games.get(record.game)
+        steps = replay_steps(record, game)
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
-    game = games.get(record.game)
-    names = record.names or [f"Place {i + 1}" for i in range(record.players)]
+    names = record.player_names()
     return render(
         request,
         "replay.html",
