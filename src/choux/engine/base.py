@@ -387,6 +387,20 @@ BotFactory = Callable[[random.Random], Bot]
 # --------------------------------------------------------------------------- game
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRole:
+    """A seat with a role of its own (the Parlote arbiter): its French label, and the
+    option value the table needs for that seat to exist."""
+
+    label: str
+    option: str
+    value: JSON
+
+
+#: French labels of the bot levels most games share; a game adds or overrides its own
+BOT_LABELS: Mapping[str, str] = {"random": "au hasard", "greedy": "gourmand", "expert": "expert"}
+
+
 class Game(ABC):
     """A registered game: metadata, options schema, bots and the factory of states."""
 
@@ -397,6 +411,13 @@ class Game(ABC):
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     codec: ClassVar[ActionCodec]
+    #: whether one device may play several seats (a tablet on the table); card games say
+    #: no, since one screen would show several hidden hands
+    shared_screen: ClassVar[bool] = False
+    #: seats with a role, by seat number (for the table creation form)
+    seat_roles: ClassVar[Mapping[Seat, SeatRole]] = types.MappingProxyType({})
+    #: French label of each bot level of `bots()`
+    bot_labels: ClassVar[Mapping[str, str]] = BOT_LABELS
 
     @abstractmethod
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
@@ -461,6 +482,14 @@ class Game(ABC):
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
         """(players, options) worth testing: every player count, plus presets (override)."""
         return [(n, {}) for n in range(self.min_players, self.max_players + 1)]
+
+    def level_label(self, level: str) -> str:
+        """The French label of a bot level (« au hasard », « expert »…)."""
+        return self.bot_labels.get(level, level)
+
+    def bot_levels(self) -> list[tuple[str, str]]:
+        """Every bot level with its French label, in the order of `bots()`."""
+        return [(level, self.level_label(level)) for level in self.bots()]
 
     def make_bot(self, level: str, rng: random.Random) -> Bot:
         factories = self.bots()

@@ -12,18 +12,8 @@ from typing import Any
 from choux import games
 from choux.engine.base import Game
 
-#: French titles, for games whose package is not there yet
-TITLES = {
-    "chouine": "La Chouine",
-    "chouineurs": "Les Chouineurs",
-    "cul-de-chouette": "Le Cul de Chouette",
-    "parlote": "La Parlote coinchée",
-}
 SUITS = {"♠": "pique", "♥": "coeur", "♦": "carreau", "♣": "trefle"}
 RENDERERS = Path(__file__).parent / "static" / "js" / "games"
-#: games whose interface can show several seats on one device (a tablet on the table);
-#: card games are left out, since one screen would show several hidden hands
-SHARED_SCREEN_GAMES = frozenset({"cul-de-chouette"})
 
 
 @dataclass
@@ -84,7 +74,7 @@ def _parse_page(name: str, path: Path, _mtime: int) -> dict[str, Any] | None:
             }
         )
     return {
-        "title": str(data.get("title", TITLES.get(name, name))),
+        "title": str(data.get("title", name)),
         "tagline": str(data.get("tagline", "")),
         "sections": sections,
     }
@@ -99,7 +89,7 @@ def catalog() -> list[GameInfo]:
         infos.append(
             GameInfo(
                 name=name,
-                title=game.title if game else (page or {}).get("title") or TITLES.get(name, name),
+                title=game.title if game else (page or {}).get("title") or name,
                 tagline=(page or {}).get("tagline", ""),
                 available=game is not None,
                 game=game,

@@ -13,20 +13,12 @@ from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.record import Record, RecordError, replay_steps
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
-from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
+from choux.web.catalog import catalog, renderer, rules_page
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
 router = APIRouter()
 
-LEVEL_LABELS = {
-    "random": "au hasard",
-    "greedy": "gourmand",
-    "expert": "expert",
-    "easy": "facile",
-    "medium": "moyen",
-    "hard": "difficile",
-}
 CLOCK_LABELS = {0: "sans pendule", 30: "30 s", 60: "1 min", 120: "2 min", 300: "5 min"}
 
 
@@ -139,7 +131,6 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
     chosen = next((i for i in available if i.name == jeu), available[0])
     game = chosen.game
     assert game is not None
-    levels = list(game.bots())
     return render(
         request,
         "new_table.html",
@@ -152,8 +143,8 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
             "default_players": game.min_players,
             "seats": list(range(game.max_players)),
             # seats with a role (the Parlote arbiter): a note, and the option the seat needs
-            "seat_roles": getattr(game, "seat_roles", {}),
-            "levels": [(lv, LEVEL_LABELS.get(lv, lv)) for lv in levels],
+            "seat_roles": game.seat_roles,
+            "levels": game.bot_levels(),
             "default_level": preferred_level(game),
             "clocks": [(c, CLOCK_LABELS[c]) for c in CLOCK_CHOICES],
             "name": session_of(request).name,
@@ -239,7 +230,7 @@ async def table_page(request: Request, code: str) -> Response:
             "renderer": renderer(table.game.name),
             "open_seats": table.open_seats() if seat is None else [],
             "free_seats": table.open_seats()
-            if seat is not None and table.game.name in SHARED_SCREEN_GAMES
+            if seat is not None and table.game.shared_screen
             else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
@@ -289,7 +280,7 @@ async def add_shared_player(request: Request, code: str) -> Response:
     form = await form_of(request)
     service = service_of(request)
     table = await service.get(code)
-    if table.game.name not in SHARED_SCREEN_GAMES:
+    if not table.game.shared_screen:
         raise TableError("L'écran partagé n'existe pas pour ce jeu : chacun joue sur son appareil.")
     if my_seat(request, table) is None:
         raise TableError("Asseyez-vous d'abord à cette table, puis ajoutez un joueur.")
@@ -360,13 +351,14 @@ async def ladder(request: Request, name: str) -> Response:
     """A game's rating ladder: people by their guest identity, and each bot level."""
     if name not in games.MODULES:
         raise TableError("Ce jeu n'existe pas.", 404)
+    game = games.get(name)
     standings = await service_of(request).store.ladder(name, 100)
     me = session_of(request).player
     rows = [
         {
             "rank": index + 1,
             # a bot level is one entry whatever each table called its bot
-            "name": f"Robot {LEVEL_LABELS.get(s.level, s.level)}" if s.level else s.name,
+            "name": f"Robot {game.level_label(s.level)}" if s.level else s.name,
             "bot": s.is_bot,
             "score": s.score,
             "games": s.games,
@@ -378,7 +370,7 @@ async def ladder(request: Request, name: str) -> Response:
     return render(
         request,
         "ladder.html",
-        {"name": name, "title": games.get(name).title, "rows": rows, "games": catalog()},
+        {"name": name, "title": game.title, "rows": rows, "games": catalog()},
     )
 
 

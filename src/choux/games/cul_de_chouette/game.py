@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from choux.engine.base import JSON, BotFactory, Game, InvalidOptions, Option, State
@@ -22,6 +23,14 @@ class CulDeChouette(Game):
     max_players: ClassVar[int] = 8
     codec = CODEC
     unit_name: ClassVar[str] = "tours"
+    #: a tablet in the middle of the table may play several seats: no hidden hands
+    shared_screen: ClassVar[bool] = True
+    bot_labels: ClassVar[Mapping[str, str]] = {
+        "random": "au hasard",
+        "easy": "facile",
+        "medium": "moyen",
+        "hard": "difficile",
+    }
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "des",

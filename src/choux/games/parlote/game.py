@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from choux.engine.base import JSON, Action, BotFactory, Game, InvalidOptions, Option, State
+from choux.engine.base import (
+    JSON,
+    Action,
+    BotFactory,
+    Game,
+    InvalidOptions,
+    Option,
+    SeatRole,
+    State,
+)
 from choux.games.parlote import data
 from choux.games.parlote.actions import CODEC, Play
 from choux.games.parlote.bots import GreedyBot, RandomParloteBot
@@ -51,8 +60,8 @@ class ParloteGame(Game):
     codec = CODEC
     unit_name = "donnes"
     #: for the table creation form: the fifth seat is the arbiter and needs the Arbitre mode
-    seat_roles: ClassVar[dict[int, dict[str, str]]] = {
-        data.PLAYERS: {"label": "Arbitre", "option": "mode", "value": "arbitre"}
+    seat_roles: ClassVar[Mapping[int, SeatRole]] = {
+        data.PLAYERS: SeatRole("Arbitre", "mode", "arbitre")
     }
 
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
