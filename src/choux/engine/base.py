@@ -18,7 +18,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypedDict, TypeVar
 
 Seat = int
 JSON = Any  # a JSON-ready value: dict, list, str, int, float, bool or None
@@ -285,6 +285,29 @@ def rng_fingerprint(rng: random.Random) -> str:
     return hashlib.blake2b(repr(rng.getstate()).encode(), digest_size=8).hexdigest()
 
 
+# --------------------------------------------------------------------------- views
+
+
+class LegalEntry(TypedDict):
+    """One legal action in a view: its JSON form and its French label for the button."""
+
+    action: dict[str, JSON]
+    label: str
+
+
+class ViewEnvelope(TypedDict):
+    """The keys every view shares, built once by `State.view_envelope`."""
+
+    game: str
+    seat: Seat | None
+    actors: list[Seat]
+    legal: list[LegalEntry]
+
+
+#: the keys of `ViewEnvelope`: a board view never holds them
+ENVELOPE_KEYS: frozenset[str] = frozenset(ViewEnvelope.__annotations__)
+
+
 # --------------------------------------------------------------------------- state
 
 
@@ -310,9 +333,38 @@ class State(ABC):
     def apply(self, seat: Seat | None, action: Action) -> list[Event]:
         """Validate then apply. Raises IllegalAction, with the state left as it was."""
 
-    @abstractmethod
+    #: the registry name of the game: the "game" key of every view
+    game_name: ClassVar[str] = ""
+
+    def seat_count(self) -> int:
+        """How many seats the table has; any other seat sees the spectator's view."""
+        raise NotImplementedError(f"{type(self).__name__} must define seat_count()")
+
     def view(self, seat: Seat | None) -> dict[str, JSON]:
-        """What `seat` may see (None: a spectator), JSON-ready."""
+        """What `seat` may see (None, or a seat that is not at the table: a spectator),
+        JSON-ready: the envelope every game shares (`view_envelope`) around the game's
+        own `board_view`. A game may still override `view` whole."""
+        viewer = seat if seat is not None and 0 <= seat < self.seat_count() else None
+        return {**self.view_envelope(viewer), **self.board_view(viewer)}
+
+    def view_envelope(self, viewer: Seat | None) -> ViewEnvelope:
+        """The keys every view has: the game, the viewer's seat, who acts, what it may do."""
+        legal: list[LegalEntry] = (
+            [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(viewer)]
+            if viewer is not None
+            else []
+        )
+        return {
+            "game": self.game_name,
+            "seat": viewer,
+            "actors": list(self.actors()),
+            "legal": legal,
+        }
+
+    def board_view(self, seat: Seat | None) -> Mapping[str, JSON]:
+        """The game's own part of `view(seat)`: everything but the envelope keys. `seat` is
+        a seat at the table or None (a spectator). Described per game by a TypedDict."""
+        raise NotImplementedError(f"{type(self).__name__} must define board_view() or view()")
 
     @abstractmethod
     def is_over(self) -> bool: ...

@@ -110,6 +110,7 @@ from choux.games.chouine.rules import (
     trick_winner,
 )
 from choux.games.chouine.variants import DECLARATION_NAMES, Variant
+from choux.games.chouine.view_types import ChouineBoard, LastTrick, PlayedCard
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
 PAUSE_SECONDS = 6.0
@@ -141,6 +142,8 @@ Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1,
 class ChouineState(State):
     """A whole match. Internal cards are ints; `talon[0]` is the turned-up card and the
     next card drawn is `talon[-1]`."""
+
+    game_name = "chouine"
 
     def __init__(self, variant: Variant, options: dict[str, JSON], seed: int) -> None:
         self.variant = variant
@@ -549,48 +552,42 @@ class ChouineState(State):
 
     # ------------------------------------------------------------------ views and secrets
 
-    def view(self, seat: Seat | None) -> dict[str, JSON]:
+    def seat_count(self) -> int:
+        return self.n
+
+    def board_view(self, seat: Seat | None) -> ChouineBoard:
         n = self.n
-        own = seat is not None and 0 <= seat < n
         visible = [self.scores_visible or s == seat for s in range(n)]
-        trick = [
+        trick: list[PlayedCard] = [
             {"seat": s, "card": CODES[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)
         ]
-        last = None
+        last: LastTrick | None = None
         if self.last_trick is not None:
             seats, cards, winner = self.last_trick
             last = {
                 "cards": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, cards, strict=True)],
                 "winner": winner,
             }
-        legal = (
-            [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(seat)]
-            if own and seat is not None
-            else []
-        )
         return {
-            "game": "chouine",
             "preset": self.variant.preset,
             "preset_title": self.variant.title,
             "players": n,
-            "seat": seat,
             "stage": self.stage,
             "phase": self.phase(),
             "dealer": self.dealer,
             "leader": self.leader,
             "turn": self.turn if self.stage == PLAY else None,
-            "actors": list(self.actors()),
             "trump": SUIT_LETTERS[self.trump],
             "trump_name": SUIT_NAMES[self.trump],
             "trump_symbol": SUIT_SYMBOLS[self.trump],
             "turned_up": CODES[self.talon[0]] if self.talon else None,
             "talon": len(self.talon),
-            "hand": codes(self.hands[seat]) if own and seat is not None else [],
+            "hand": codes(self.hands[seat]) if seat is not None else [],
             "hand_sizes": [len(h) for h in self.hands],
             "shown": [codes(sorted(s)) for s in self.shown],
             "trick": trick,
             "last_trick": last,
-            "won_cards": codes(self.won[seat]) if own and seat is not None else [],
+            "won_cards": codes(self.won[seat]) if seat is not None else [],
             "tricks_won": list(self.tricks_won),
             "declarations": [
                 {
@@ -625,7 +622,6 @@ class ChouineState(State):
             "dealer_draw": [
                 [{"seat": s, "card_name": NAMES[c]} for s, c in draws] for draws in self.dealer_draw
             ],
-            "legal": legal,
             "outcome": self.final.to_json() if self.final else None,
         }
 

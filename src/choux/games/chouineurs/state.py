@@ -106,6 +106,7 @@ from choux.games.chouineurs.rules import (
     score_round,
     trick_winner,
 )
+from choux.games.chouineurs.view_types import ChouineursBoard, LastTrick, MyChoice
 
 CHOOSING, PLAYING, CRYING, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("choix", "jeu", "chouine", "fin")
@@ -184,6 +185,8 @@ BET_CARDS_JSON: list[JSON] = [
 
 class ChouineursState(State):
     """A game of Chouineurs. Hands hold faces (``card * 2 + side``); see `deck.py`."""
+
+    game_name = "chouineurs"
 
     __slots__ = (
         "_actors",
@@ -603,23 +606,20 @@ class ChouineursState(State):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: Seat | None) -> dict[str, JSON]:
+    def seat_count(self) -> int:
+        return self.n
+
+    def board_view(self, seat: Seat | None) -> ChouineursBoard:
         n = self.n
-        own = seat is not None and 0 <= seat < n
         revealed = self.revealed
-        legal: list[JSON] = []
-        if own:
-            assert seat is not None
-            legal = [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(seat)]
-        my_choice: JSON = None
-        if own and not revealed and self.choice_bet[seat or 0] != NOT_CHOSEN:
-            assert seat is not None
+        my_choice: MyChoice | None = None
+        if seat is not None and not revealed and self.choice_bet[seat] != NOT_CHOSEN:
             my_choice = {
                 "orientation": TURNED if self.choice_turned[seat] else AS_DEALT,
                 "bet": self._bet_name(seat),
                 "code": self._choice_code(seat),
             }
-        last: JSON = None
+        last: LastTrick | None = None
         if self.last_trick is not None:
             seats, faces, winner, cry = self.last_trick
             last = {
@@ -631,16 +631,12 @@ class ChouineursState(State):
             }
         outcome = self.outcome()
         return {
-            "game": "chouineurs",
-            "seat": seat if own else None,
             "players": n,
             "phase": PHASE_NAMES[self.phase],
             "round": self.round,
             "rounds": ROUNDS,
             "trick_number": min(self.trick_no + 1, HAND_SIZE),
-            "actors": list(self._actors),
-            "legal": legal,
-            "hand": [card_json(f) for f in self.hands[seat or 0]] if own else [],
+            "hand": [card_json(f) for f in self.hands[seat]] if seat is not None else [],
             "hand_counts": [len(h) for h in self.hands],
             "reserve": len(self.reserve),
             "bets_left": [

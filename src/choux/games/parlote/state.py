@@ -119,6 +119,7 @@ from choux.games.parlote.records import (
     Trick,
     Window,
 )
+from choux.games.parlote.view_types import ParloteBoard, WindowView
 
 LIAR = "liar"
 DRAW = "draw"
@@ -158,6 +159,8 @@ def _sort_key(code: str) -> tuple[int, int, str]:
 class ParloteState(State):
     """A game of La parlote coinchée: four players, two teams seated crosswise (plus, in the
     Arbitre mode, an optional fifth seat who referees the arguments)."""
+
+    game_name = "parlote"
 
     def __init__(
         self,
@@ -811,11 +814,14 @@ class ParloteState(State):
             "objection": scenario.objection if self.objection_visible(seat) else None,
         }
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def seat_count(self) -> int:
+        return self.players
+
+    def board_view(self, seat: int | None) -> ParloteBoard:
         stock = content()
         points, won = self.team_points()
         deadline = self.deadline()
-        window: dict[str, JSON] | None = None
+        window: WindowView | None = None
         if self.window is not None and self.trick:
             window = {
                 "kind": self.window.kind,
@@ -835,15 +841,8 @@ class ParloteState(State):
                     "hue": theme.hue if theme else None,
                 }
             )
-        legal = (
-            [{"action": a.to_json(), "label": a.label()} for a in self.legal_actions(seat)]
-            if seat is not None
-            else []
-        )
         current = self.high.amount if self.high is not None else None
         return {
-            "game": "parlote",
-            "seat": seat,
             "phase": self.phase,
             "phase_label": PHASE_LABELS[self.phase],
             "mode": self.mode,
@@ -855,8 +854,6 @@ class ParloteState(State):
             "arbiter": self.arbiter_seat(),
             "scores": list(self.scores),
             "reader": self.reader,
-            "actors": list(self.actors()),
-            "legal": cast(JSON, legal),
             "deadline": (
                 {
                     "seconds": deadline.seconds,

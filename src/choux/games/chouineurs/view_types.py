@@ -1,0 +1,83 @@
+"""The shape of a Chouineurs view, checked by mypy (the keys are documented in state.py).
+
+`ChouineursBoard` is what `ChouineursState.board_view` returns; `State.view` adds the
+envelope (game, seat, actors, legal) that every game shares.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from choux.engine.base import JSON, Seat
+
+
+class MyChoice(TypedDict):
+    orientation: str
+    bet: str | None
+    code: str
+
+
+class TrickCard(TypedDict):
+    seat: Seat
+    card: str
+    end: dict[str, JSON]
+
+
+class LastTrickCard(TypedDict):
+    seat: Seat
+    end: dict[str, JSON]
+
+
+class LastTrick(TypedDict):
+    cards: list[LastTrickCard]
+    winner: Seat
+    crybabies: list[Seat]
+
+
+class Crybaby(TypedDict):
+    seat: Seat
+    waiting: list[Seat]
+
+
+class SheetRow(TypedDict):
+    bet: str | None
+    tricks: int
+    bet_points: int
+    hit: bool
+    tokens: int
+    total: int
+
+
+class SheetRound(TypedDict):
+    round: int
+    rows: list[SheetRow]
+
+
+class ChouineursBoard(TypedDict):
+    players: int
+    phase: str
+    round: int
+    rounds: int
+    trick_number: int
+    hand: list[dict[str, JSON]]
+    hand_counts: list[int]
+    reserve: int
+    bets_left: list[list[str]]
+    bet_cards: list[JSON]
+    ready: list[bool]
+    my_choice: MyChoice | None
+    revealed: bool
+    bets: list[str | None]
+    orientations: list[str | None]
+    tokens: list[int]
+    tricks_won: list[int]
+    leader: Seat
+    round_leader: Seat
+    turn: Seat | None
+    trick: list[TrickCard]
+    led_colour: str | None
+    last_trick: LastTrick | None
+    crybaby: Crybaby | None
+    scores: list[int]
+    sheet: list[SheetRound]
+    outcome: dict[str, JSON] | None
