@@ -337,6 +337,23 @@ def card_json(card: Card) -> dict[str, JSON]:
     }
 
 
+def scenario_json(scenario: Scenario, objection: bool) -> dict[str, JSON]:
+    """A scenario card as the table and the recap show it. Its `id` is left out: played
+    scenarios come back when the piles are reshuffled. `objection`: whether the italic
+    line shows (the reader's secret until the deal ends), else None."""
+    theme = content().theme_by_id[scenario.theme]
+    return {
+        "theme": scenario.theme,
+        "theme_name": theme.name,
+        "title": scenario.title,
+        "orateur": scenario.orateur,
+        "public": scenario.public,
+        "enjeu": scenario.enjeu,
+        "injonction": scenario.injonction,
+        "objection": scenario.objection if objection else None,
+    }
+
+
 def memo(in_play: frozenset[str] = frozenset()) -> list[dict[str, JSON]]:
     """The « mémo » panel: the seven colours and their trees (names only, no codes, since
     codes are the secret tokens of hands); `in_play` marks the cards of this game."""

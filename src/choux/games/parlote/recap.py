@@ -17,26 +17,39 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from choux.engine.base import JSON
 from choux.games.parlote import data, rules
-from choux.games.parlote.content import card_json, cards_index, content, scenarios_index
-from choux.games.parlote.records import STATUS_LABELS
-
-if TYPE_CHECKING:
-    from choux.games.parlote.state import ParloteState
+from choux.games.parlote.content import (
+    card_json,
+    cards_index,
+    content,
+    scenario_json,
+    scenarios_index,
+)
+from choux.games.parlote.records import STATUS_LABELS, Contract, Trick
 
 
 def build_recap(
-    state: ParloteState, points: list[int], won: list[int], deal: list[int], made: bool
+    *,
+    deal_number: int,
+    reader: int | None,
+    scenario_id: str,
+    contract: Contract,
+    deal_tricks: Sequence[Trick],
+    points: list[int],
+    won: list[int],
+    deal: list[int],
+    totals: list[int],
+    made: bool,
 ) -> dict[str, JSON]:
-    assert state.contract is not None and state.scenario is not None
+    """The recap of the deal that just ended (`points`, `won`: per team; `deal`: what each
+    team scored; `totals`: the scores after it)."""
     stock = content()
-    trumps = state.contract.colours
-    scenario = scenarios_index()[state.scenario]
+    trumps = contract.colours
     tricks: list[JSON] = []
-    for number, trick in enumerate(state.tricks, start=1):
+    for number, trick in enumerate(deal_tricks, start=1):
         plays: list[JSON] = []
         for played in trick.plays:
             card = cards_index()[played.card]
@@ -68,7 +81,6 @@ def build_recap(
                 "plays": plays,
             }
         )
-    contract = state.contract
     amount = "un capot" if contract.amount == data.CAPOT else f"{contract.amount}"
     bidders = contract.team
     if made:
@@ -83,27 +95,17 @@ def build_recap(
         )
     if contract.coinched:
         summary += " La manche était coinchée : les scores sont doublés."
-    theme = stock.theme_by_id[scenario.theme]
     return {
-        "deal": state.deals_played + 1,
-        "reader": state.reader,
-        "scenario": {
-            "theme": scenario.theme,
-            "theme_name": theme.name,
-            "title": scenario.title,
-            "orateur": scenario.orateur,
-            "public": scenario.public,
-            "enjeu": scenario.enjeu,
-            "injonction": scenario.injonction,
-            "objection": scenario.objection,
-        },
+        "deal": deal_number,
+        "reader": reader,
+        "scenario": scenario_json(scenarios_index()[scenario_id], objection=True),
         "contract": contract.to_json(),
         "tricks": tricks,
         "points": list(points),
         "tricks_won": list(won),
         "made": made,
         "deal_scores": list(deal),
-        "totals": list(state.scores),
+        "totals": list(totals),
         "summary": summary,
     }
 

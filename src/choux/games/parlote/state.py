@@ -102,8 +102,10 @@ from choux.games.parlote.content import (
     cards_index,
     content,
     memo,
+    scenario_json,
     scenarios_index,
 )
+from choux.games.parlote.recap import build_recap
 from choux.games.parlote.records import (
     CONTEST,
     COUNTS,
@@ -698,15 +700,24 @@ class ParloteState(State):
         return points, won
 
     def _finish_deal(self) -> list[Event]:
-        from choux.games.parlote.recap import build_recap
-
         assert self.contract is not None and self.scenario is not None and self.reader is not None
         points, won = self.team_points()
         deal, made = rules.deal_scores(
             self.contract.team, self.contract.amount, self.contract.coinched, points, won
         )
         self.scores = [self.scores[0] + deal[0], self.scores[1] + deal[1]]
-        self.recap = build_recap(self, points, won, list(deal), made)
+        self.recap = build_recap(
+            deal_number=self.deals_played + 1,
+            reader=self.reader,
+            scenario_id=self.scenario,
+            contract=self.contract,
+            deal_tricks=self.tricks,
+            points=points,
+            won=won,
+            deal=list(deal),
+            totals=self.scores,
+            made=made,
+        )
         self.results.append(
             {
                 "deal": self.deals_played + 1,
@@ -801,18 +812,7 @@ class ParloteState(State):
         if self.scenario is None:
             return None
         scenario = scenarios_index()[self.scenario]
-        theme = content().theme_by_id[scenario.theme]
-        return {
-            "id": scenario.id,
-            "theme": scenario.theme,
-            "theme_name": theme.name,
-            "title": scenario.title,
-            "orateur": scenario.orateur,
-            "public": scenario.public,
-            "enjeu": scenario.enjeu,
-            "injonction": scenario.injonction,
-            "objection": scenario.objection if self.objection_visible(seat) else None,
-        }
+        return {"id": scenario.id, **scenario_json(scenario, self.objection_visible(seat))}
 
     def seat_count(self) -> int:
         return self.players
