@@ -7,7 +7,8 @@ import random
 import pytest
 
 from choux import games
-from choux.engine.playout import random_rollout
+from choux.engine.base import Action, BotMove
+from choux.engine.playout import first_mover, random_rollout
 
 
 @pytest.mark.parametrize("name", games.names())
@@ -16,3 +17,10 @@ def test_random_rollout_ends_the_game(name: str) -> None:
     state = random_rollout(game.new(game.min_players, 9), random.Random(2))
     assert state.is_over()
     assert state.outcome() is not None
+
+
+def test_first_mover_is_the_shortest_delay_and_a_tie_goes_to_the_first_seat() -> None:
+    slow, quick, also_quick = BotMove(Action(), 3.0), BotMove(Action(), 1.0), BotMove(Action(), 1.0)
+    assert first_mover([(0, slow), (1, quick), (2, also_quick)]) == (1, quick)
+    assert first_mover([(0, None), (1, None)]) is None
+    assert first_mover([]) is None

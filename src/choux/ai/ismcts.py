@@ -34,6 +34,7 @@ from collections.abc import Callable
 
 from choux.ai.random import RandomBot
 from choux.engine.base import Action, Bot, BotFactory, BotMove, Seat, State
+from choux.engine.playout import first_mover
 
 #: (state, seat) -> value for `seat` (higher is better) of a finished or stopped rollout
 Evaluate = Callable[[State, Seat], float]
@@ -167,15 +168,9 @@ class SearchBot:
         for _ in range(self.max_steps):
             if sim.is_over() or (horizon is not None and horizon(root, sim)):
                 break
-            actors = sim.actors()
-            best: BotMove | None = None
-            best_seat = -1
-            for actor in actors:
-                move = self._policy(actor).choose(sim, actor)
-                if move is not None and (best is None or move.delay < best.delay):
-                    best, best_seat = move, actor
-            if best is not None:
-                sim.apply(best_seat, best.action)
+            chosen = first_mover((a, self._policy(a).choose(sim, a)) for a in sim.actors())
+            if chosen is not None:
+                sim.apply(chosen[0], chosen[1].action)
                 continue
             deadline = sim.deadline()
             if deadline is None:

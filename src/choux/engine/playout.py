@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from choux.engine.base import Bot, ChouxError, State
+from choux.engine.base import Bot, BotMove, ChouxError, Seat, State
 from choux.engine.record import Record
 
 
 class StuckGame(ChouxError):
     """Nobody acts and no window closes: a bug in a game, never a normal end."""
+
+
+def first_mover(choices: Iterable[tuple[Seat, BotMove | None]]) -> tuple[Seat, BotMove] | None:
+    """Of several bots' decisions (seat, move or None to let the window pass), the one that
+    acts first: the shortest delay, ties to the earliest in `choices` (the lowest seat when
+    they come in seat order). None when every bot lets the window pass.
+
+    >>> from choux.engine.base import Action
+    >>> first_mover([(0, None), (1, BotMove(Action(), 2.0)), (2, BotMove(Action(), 0.5))])
+    (2, BotMove(action=Action(), delay=0.5))
+    """
+    best: tuple[Seat, BotMove] | None = None
+    for seat, move in choices:
+        if move is not None and (best is None or move.delay < best[1].delay):
+            best = (seat, move)
+    return best
 
 
 def play_out(
@@ -23,16 +39,12 @@ def play_out(
             if record is not None:
                 record.close(state)
             return state
-        best = None
-        best_seat = -1
-        for seat in state.actors():
-            move = bots[seat].choose(state, seat)
-            if move is not None and (best is None or move.delay < best.delay):
-                best, best_seat = move, seat
-        if best is not None:
-            state.apply(best_seat, best.action)
+        chosen = first_mover((seat, bots[seat].choose(state, seat)) for seat in state.actors())
+        if chosen is not None:
+            seat, move = chosen
+            state.apply(seat, move.action)
             if record is not None:
-                record.append(best_seat, best.action)
+                record.append(seat, move.action)
             continue
         deadline = state.deadline()
         if deadline is None:
