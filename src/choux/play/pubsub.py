@@ -25,7 +25,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger("choux.pubsub")
 
@@ -80,6 +80,45 @@ def presence_key(code: str) -> str:
 
 def claim_key(code: str, version: int, what: str) -> str:
     return f"{CLAIM}:{code}:{version}:{what}"
+
+
+class PubSub(Protocol):
+    """What the table service needs from its messenger, one process or many."""
+
+    #: identifies this process in messages and claims
+    origin: str
+
+    async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
+        """Begin listening: `handler` hears the tables others changed."""
+
+    async def stop(self) -> None: ...
+
+    async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """Tell the others that table `code` changed (`change`: the action, if one)."""
+
+    async def publish_presence(self, code: str) -> None:
+        """Tell the others that who sits at table `code` with a socket open changed."""
+
+    async def mark_present(self, marks: list[Mark], ttl: float) -> None:
+        """Record (code, seat, present) for this process's open sockets."""
+
+    async def present(self, code: str, seat: int) -> bool | None:
+        """Is a socket of this seat open on another process? None: cannot tell."""
+
+    async def seats_elsewhere(self, codes: list[str]) -> dict[str, set[int]] | None:
+        """Seats with a socket open on other processes, per table; None: cannot tell."""
+
+    async def claim(self, key: str, ttl: float) -> tuple[bool | None, float]:
+        """Take the one right to compute a turn: (taken, or None when unknown; seconds the
+        holder keeps it)."""
+
+    async def extend(self, key: str, ttl: float) -> None:
+        """Keep a claim taken by this process for `ttl` more seconds."""
+
+
+def make_pubsub(redis_url: str | None) -> PubSub:
+    """Redis between several processes when a URL is set, else the one-process messenger."""
+    return RedisPubSub(redis_url) if redis_url else LocalPubSub()
 
 
 class LocalPubSub:
