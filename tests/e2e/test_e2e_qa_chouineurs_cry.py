@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 def test_the_crybaby_sees_the_trick_that_made_them_cry(tmp_path: Path) -> None:
     from choux.games.chouineurs.actions import Play
-    from choux.games.chouineurs.automation import code, prepare_all, table
+    from choux.games.chouineurs.testing import arrange, code, prepare_all
 
     with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
@@ -29,8 +29,11 @@ def test_the_crybaby_sees_the_trick_that_made_them_cry(tmp_path: Path) -> None:
             3,
             {0: "human", 1: "bot:greedy", 2: "bot:greedy"},
         )
-        state = table(
-            [["jaune1", "bleu3"], ["jaune9", "bleu5"], ["jaune5", "rouge4"]], leader=0, reserve=5
+        state = arrange(
+            3,
+            hands=[["jaune1", "bleu3"], ["jaune9", "bleu5"], ["jaune5", "rouge4"]],
+            leader=0,
+            reserve=5,
         )
         prepare_all(state, ["orange", "orange", "orange"])
         for seat in range(3):  # each plays their yellow: Alice's 1 is the lowest

@@ -147,12 +147,14 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
 def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Path) -> None:
     """Picking a card redraws the hand with its argument form: the form's « Temps pour jouer »
     used to start again from the full 90 s, though the table's clock kept running."""
-    from choux.games.parlote.testing import new_play
+    from choux.games.parlote.testing import arrange, contract_for
 
     with live_server(tmp_path, deadline_scale=1.0, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
         code = prepared_table(page, server, "parlote", "Gustave", 4)
-        put_state(server, code, new_play(contract_seat=1, reader=3))  # Gustave leads
+        put_state(
+            server, code, arrange(4, reader=3, contract=contract_for(seat=1))
+        )  # Gustave leads
         page.wait_for_selector("button.pcard.playable")
         full = float(current(page)["deadline"])
         page.wait_for_timeout(2500)
@@ -169,12 +171,12 @@ def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
     """The bid form offered all seven colours twice: picking the same one twice was only
     refused by the table. The second list now leaves out the first colour (the table still
     refuses a pair of identical colours, in French)."""
-    from choux.games.parlote.testing import new_deal
+    from choux.games.parlote.testing import arrange
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
         code = prepared_table(page, server, "parlote", "Gustave", 4)
-        put_state(server, code, new_deal(reader=3))  # Gustave bids first
+        put_state(server, code, arrange(4, reader=3))  # Gustave bids first
         page.wait_for_selector(".bid-form")
         colours = [c["id"] for c in current(page)["view"]["colours"]]
         first = page.locator(".bid-form select[name=first]")
@@ -206,7 +208,7 @@ def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
         )
 
         # the table keeps its own check: the same colour twice is refused in French
-        put_state(server, code, new_deal(reader=3))
+        put_state(server, code, arrange(4, reader=3))
         page.wait_for_function(
             "() => !window.chouxTable.current.view.bidding.high && !!document.querySelector('.bid-form')"
         )
@@ -236,7 +238,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
     survives a redraw."""
     from choux.games.parlote.actions import Bid, Contest, Pass, Play
     from choux.games.parlote.state import ParloteState
-    from choux.games.parlote.testing import new_deal, new_play
+    from choux.games.parlote.testing import arrange, contract_for
 
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
@@ -249,7 +251,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         both_sizes(page, "[data-action=moi]", "parlote-dock-liar")
 
         # Gustave opens the bidding: amount, trumps, « Annoncer » and « Passer » on screen
-        put_state(server, code, new_deal(reader=3))
+        put_state(server, code, arrange(4, reader=3))
         page.wait_for_selector(".parlote-dock .bid-form")
         assert page.locator(".jump-to-decisions").count() == 0
         assert "Enchère" in page.locator(".parlote-dock .game-countdown").inner_text()
@@ -264,7 +266,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
 
         # Berthe bids 80 while Marcel thinks: Gustave may coinche, the bid to beat is shown
         colours = ("insuffisance", "influence")
-        state = new_deal(reader=3)
+        state = arrange(4, reader=3)
         state.apply(0, Pass())
         state.apply(1, Bid(80, colours))
         put_state(server, code, state)
@@ -274,7 +276,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         both_sizes(page, "[data-action=coincher]", "parlote-dock-coinche")
 
         # Gustave's turn after Berthe's 80: he may bid higher, pass or coinche
-        state = new_deal(reader=0)
+        state = arrange(4, reader=0)
         state.apply(1, Bid(80, colours))
         state.apply(2, Pass())
         state.apply(3, Pass())
@@ -287,7 +289,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         )
 
         # Berthe plays with an argument: Gustave may contest it within the window
-        state = new_play(contract_seat=1, reader=0)  # Berthe leads
+        state = arrange(4, reader=0, contract=contract_for(seat=1))  # Berthe leads
         argument = (
             "Tout le monde sait que les pyramides ont été construites pour la croisière. " * 3
         )
@@ -306,7 +308,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         page.wait_for_function(f"() => !{has_more}")
 
         # Gustave contested: the three others vote (a new state: the table caches its views)
-        state = new_play(contract_seat=1, reader=0)
+        state = arrange(4, reader=0, contract=contract_for(seat=1))
         state.apply(1, Play(state.hands[1][0], argument.strip()))
         state.apply(0, Contest())
         put_state(server, code, state)
@@ -316,7 +318,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         assert page.locator("[data-action=voter][data-counts=false]").count() == 1
 
         # Gustave leads a trick: a slim dock keeps the clock, the chosen card's form shows
-        put_state(server, code, new_play(contract_seat=1, reader=3))
+        put_state(server, code, arrange(4, reader=3, contract=contract_for(seat=1)))
         page.wait_for_selector(".parlote-dock[data-dock=play]")
         assert page.locator(".parlote-dock[data-dock=window], .parlote-dock .bid-form").count() == 0
         both_sizes(page, "[data-action=voir-main]", "parlote-dock-play")
@@ -335,7 +337,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
             )
         assert page.locator(".argument-form button[type=submit]").bounding_box()["height"] >= 44  # type: ignore[index]
         page.keyboard.type("Parce que je le dis")
-        state = new_play(contract_seat=1, reader=3)
+        state = arrange(4, reader=3, contract=contract_for(seat=1))
         redrawn(page, server, code, state, "textarea[name=argument]")
         assert page.locator("textarea[name=argument]").input_value() == "Parce que je le dis"
         assert page.locator("button.pcard.selected").count() == 1

@@ -24,7 +24,7 @@ def test_a_tap_on_a_forbidden_card_says_why_in_french(tmp_path: Path) -> None:
         invite = tables.create_table(
             page, server.url, "chouine", "Alice", 2, {0: "human", 1: "bot:greedy"}, {"manches": "1"}
         )
-        state = arrange(hands=["AH 7S 9C", "KH 8C TD"], trump="D", talon="", leader=1)
+        state = arrange(2, hands=["AH 7S 9C", "KH 8C TD"], trump="D", talon="", leader=1)
         state.apply(1, Play("KH"))  # Marcel leads; Alice answers
         put_state(server, invite.rsplit("/", 1)[1], state)
         blocked = ".cq-hand button.card.blocked:not([disabled])"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from choux.engine import InvalidOptions
+from choux.engine.base import JSON
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import Play
 from choux.games.chouine.testing import arrange
@@ -12,9 +13,18 @@ from choux.games.chouine.testing import arrange
 HIGH = "AS AH AD AC TS TH TD TC"  # 84 points
 
 
-def last_trick_won_by_seat0(**kwargs: object) -> ChouineState:
+def last_trick_won_by_seat0(
+    preset: str = "classique", options: dict[str, JSON] | None = None
+) -> ChouineState:
     """Two players, one card each, seat 0 wins the last trick with 84 points in its pile."""
-    return arrange(["8S", "7S"], trump="D", talon="", won=[HIGH, ""], **kwargs)  # type: ignore[arg-type]
+    return arrange(
+        2,
+        options={"preset": preset, **(options or {})},
+        hands=["8S", "7S"],
+        trump="D",
+        talon="",
+        won=[HIGH, ""],
+    )
 
 
 def play_last_trick(state: ChouineState) -> None:
@@ -42,7 +52,7 @@ def test_totals_add_cards_declarations_and_dix_de_der() -> None:
 
 def test_equal_totals_replay_the_partie() -> None:
     # seat 1 wins the last trick: 55 + 10 against 65 in seat 0's pile
-    state = arrange(["7S", "8S"], trump="D", talon="", won=["AS AH AD TS TH TD JS", ""])
+    state = arrange(2, hands=["7S", "8S"], trump="D", talon="", won=["AS AH AD TS TH TD JS", ""])
     dealer = state.dealer
     play_last_trick(state)
     assert state.last_result is not None
@@ -121,7 +131,9 @@ def test_lavardin_manche_of_five_parties_needs_three_wins() -> None:
 
 
 def test_multi_player_manche_of_three_parties_most_wins() -> None:
-    state = arrange(["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""], leader=0)
+    state = arrange(
+        3, hands=["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""], leader=0
+    )
     state.partie_wins = [1, 1, 0]
     state.decided = 2
     play_last_trick(state)  # seat 2 wins the trick with the nine, seat 0 the partie
@@ -131,7 +143,9 @@ def test_multi_player_manche_of_three_parties_most_wins() -> None:
 
 
 def test_multi_player_tie_for_most_parties_plays_a_belle() -> None:
-    state = arrange(["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""], leader=0)
+    state = arrange(
+        3, hands=["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""], leader=0
+    )
     state.partie_wins = [0, 1, 1]
     state.decided = 2
     play_last_trick(state)  # three parties, one each: another partie
@@ -140,12 +154,12 @@ def test_multi_player_tie_for_most_parties_plays_a_belle() -> None:
 
 
 def test_multi_player_highest_total_wins_and_top_tie_is_replayed() -> None:
-    state = arrange(["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""])
+    state = arrange(3, hands=["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[HIGH, "", ""])
     play_last_trick(state)
     assert state.last_result is not None and state.last_result["winner"] == 0
     # 65 for seat 0, 55 + dix de der for seat 2 (who wins the last trick): replayed
     tied = "AS AH AD TS TH TD JS"
-    state = arrange(["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[tied, "", ""])
+    state = arrange(3, hands=["8S", "7S", "9S"], turned_up="8H", talon="9H", won=[tied, "", ""])
     play_last_trick(state)
     assert state.last_result is not None
     assert state.last_result["totals"] == [65, 0, 65]
@@ -169,11 +183,12 @@ def test_unknown_preset_refused() -> None:
 
 def test_multi_player_manche_of_five_parties() -> None:
     state = arrange(
-        ["8S", "7S", "9S"],
+        3,
+        options={"parties": 5},
+        hands=["8S", "7S", "9S"],
         turned_up="8H",
         talon="9H",
         won=[HIGH, "", ""],
-        options={"parties": 5},
     )
     state.partie_wins = [2, 1, 0]
     state.decided = 3

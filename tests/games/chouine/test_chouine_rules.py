@@ -131,7 +131,7 @@ def test_dealer_alternates_each_partie() -> None:
 
 
 def test_phase_one_free_play_no_need_to_follow() -> None:
-    state = arrange(["AH 7S 8S 9S JC", "7H 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["AH 7S 8S 9S JC", "7H 8D 9D JD 7C"], turned_up="KC")
     state.apply(0, Play("AH"))
     assert legal_cards(state, 1) == {"7H", "8D", "9D", "JD", "7C"}
 
@@ -145,7 +145,7 @@ def test_trick_winner_trump_wins_else_highest_of_led_suit() -> None:
 
 
 def test_trick_winner_draws_first_then_the_other() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H 9H TC")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H 9H TC")
     state.apply(0, Play("7S"))
     state.apply(1, Play("AS"))
     assert parse("8H") in state.hands[1] and parse("9H") in state.hands[0]
@@ -153,7 +153,7 @@ def test_trick_winner_draws_first_then_the_other() -> None:
 
 
 def test_turned_up_card_is_the_last_card_drawn() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H")
     state.apply(0, Play("7S"))
     state.apply(1, Play("AS"))
     assert parse("8H") in state.hands[1] and parse("KH") in state.hands[0]
@@ -164,7 +164,7 @@ def test_turned_up_card_is_the_last_card_drawn() -> None:
 
 
 def test_phase_two_must_follow_suit() -> None:
-    state = arrange(["AS 8C", "7S 8H"], trump="D", talon="")
+    state = arrange(2, hands=["AS 8C", "7S 8H"], trump="D", talon="")
     state.apply(0, Play("AS"))
     assert legal_cards(state, 1) == {"7S"}
     with pytest.raises(IllegalAction, match="fournir à pique"):
@@ -172,7 +172,7 @@ def test_phase_two_must_follow_suit() -> None:
 
 
 def test_phase_two_must_trump_when_unable_to_follow() -> None:
-    state = arrange(["AS 8C", "7D 8H"], trump="D", talon="")
+    state = arrange(2, hands=["AS 8C", "7D 8H"], trump="D", talon="")
     state.apply(0, Play("AS"))
     assert legal_cards(state, 1) == {"7D"}
     with pytest.raises(IllegalAction, match="couper"):
@@ -180,13 +180,13 @@ def test_phase_two_must_trump_when_unable_to_follow() -> None:
 
 
 def test_phase_two_anything_when_void_in_led_suit_and_trumps() -> None:
-    state = arrange(["AS 8C", "7C 8H"], trump="D", talon="")
+    state = arrange(2, hands=["AS 8C", "7C 8H"], trump="D", talon="")
     state.apply(0, Play("AS"))
     assert legal_cards(state, 1) == {"7C", "8H"}
 
 
 def test_phase_two_must_overtrump_when_trump_led() -> None:
-    state = arrange(["JD 8C 9C", "7D QD 8H"], trump="D", talon="")
+    state = arrange(2, hands=["JD 8C 9C", "7D QD 8H"], trump="D", talon="")
     state.apply(0, Play("JD"))
     assert legal_cards(state, 1) == {"QD"}
     with pytest.raises(IllegalAction, match="monter"):
@@ -198,13 +198,13 @@ def test_phase_two_trump_led_any_trump_when_none_is_higher() -> None:
 
 
 def test_phase_two_no_obligation_to_beat_on_plain_lead() -> None:
-    state = arrange(["9S 8C", "7S AS"], trump="D", talon="")
+    state = arrange(2, hands=["9S 8C", "7S AS"], trump="D", talon="")
     state.apply(0, Play("9S"))
     assert legal_cards(state, 1) == {"7S", "AS"}
 
 
 def test_phase_two_leader_plays_anything() -> None:
-    state = arrange(["9S 8C 7D", "7S AS 8D"], trump="D", talon="")
+    state = arrange(2, hands=["9S 8C 7D", "7S AS 8D"], trump="D", talon="")
     assert legal_cards(state, 0) == {"9S", "8C", "7D"}
 
 
@@ -212,7 +212,7 @@ def test_phase_two_leader_plays_anything() -> None:
 
 
 def test_exchange_seven_when_leading() -> None:
-    state = arrange(["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     assert EXCHANGE in state.legal_actions(0)
     state.apply(0, EXCHANGE)
     assert parse("KH") in state.hands[0] and state.talon[0] == parse("7H")
@@ -220,7 +220,7 @@ def test_exchange_seven_when_leading() -> None:
 
 
 def test_exchange_seven_when_answering() -> None:
-    state = arrange(["8S 9S JC 7D 8C", "7H AS 8D 9D JD"], turned_up="KH")
+    state = arrange(2, hands=["8S 9S JC 7D 8C", "7H AS 8D 9D JD"], turned_up="KH")
     assert EXCHANGE not in state.legal_actions(0)
     state.apply(0, Play("8S"))
     assert EXCHANGE in state.legal_actions(1)
@@ -229,7 +229,7 @@ def test_exchange_seven_when_answering() -> None:
 
 
 def test_exchange_seven_closed_when_two_cards_remain() -> None:
-    state = arrange(["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H")
+    state = arrange(2, hands=["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H")
     assert len(state.talon) == 2
     assert EXCHANGE not in state.legal_actions(0)
     with pytest.raises(WindowClosed):
@@ -238,13 +238,13 @@ def test_exchange_seven_closed_when_two_cards_remain() -> None:
 
 
 def test_exchange_seven_needs_the_seven() -> None:
-    state = arrange(["8H 8S 9S JC 7D", "7H AS 8D 9D JD"], turned_up="KH")
+    state = arrange(2, hands=["8H 8S 9S JC 7D", "7H AS 8D 9D JD"], turned_up="KH")
     with pytest.raises(IllegalAction, match="sept d'atout"):
         state.apply(0, EXCHANGE)
 
 
 def test_exchanged_turned_up_card_is_shown_to_the_others() -> None:
-    state = arrange(["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     state.apply(0, EXCHANGE)
     assert state.view(1)["shown"][0] == ["KH"]
     assert "KH" not in state.secrets(1)
@@ -255,14 +255,14 @@ def test_exchanged_turned_up_card_is_shown_to_the_others() -> None:
 
 
 def test_declaration_only_when_playing_one_of_its_cards() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
     assert declares(state, 0) == {("KH", "mariage"), ("QH", "mariage")}
     with pytest.raises(IllegalAction, match="annoncer"):
         state.apply(0, Play("7S", "mariage"))
 
 
 def test_declaration_requires_holding_all_its_cards() -> None:
-    state = arrange(["KH JH 7S 8S 9S", "QH 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["KH JH 7S 8S 9S", "QH 8D 9D JD 7C"], turned_up="KC")
     assert declares(state, 0) == set()
     with pytest.raises(IllegalAction):
         state.apply(0, Play("KH", "mariage"))
@@ -281,14 +281,14 @@ def test_declaration_requires_holding_all_its_cards() -> None:
     ],
 )
 def test_declaration_points(hand: str, turned: str, code: str, kind: str, points: int) -> None:
-    state = arrange([hand, "7C 8D 9D JD 7D"], turned_up=turned)
+    state = arrange(2, hands=[hand, "7C 8D 9D JD 7D"], turned_up=turned)
     state.apply(0, Play(code, kind))
     assert state.decl_points[0] == points
     assert state.view(1)["declarations"][0]["points"] == points
 
 
 def test_declaration_scores_at_once_and_shows_its_cards() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
     events = state.apply(0, Play("KH", "mariage"))
     assert [e.kind for e in events] == ["declare", "play"]
     assert events[0].data["cards"] == ["QH", "KH"]
@@ -303,18 +303,18 @@ def test_one_combination_per_suit_per_partie() -> None:
     hand = parse_all("AH KH QH JH 9S")
     assert declarations(hand, hand, variant, SPADES, 0, False)
     assert declarations(hand, hand, variant, SPADES, 1 << HEARTS, False) == []
-    state = arrange(["AH KH QH JH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
+    state = arrange(2, hands=["AH KH QH JH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
     state.declared_suits[0] = 1 << HEARTS  # a tierce declared earlier in hearts
     assert declares(state, 0) == set()
 
 
 def test_several_combinations_offered_for_the_same_card() -> None:
-    state = arrange(["AH KH QH JH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
+    state = arrange(2, hands=["AH KH QH JH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
     assert {k for c, k in declares(state, 0) if c == "KH"} == {"mariage", "tierce", "quarteron"}
 
 
 def test_cinquante_once_per_partie() -> None:
-    state = arrange(["AS TS AH TH AD", "7H 8D 9D JD 7D"], turned_up="KC", talon="TD 8C")
+    state = arrange(2, hands=["AS TS AH TH AD", "7H 8D 9D JD 7D"], turned_up="KC", talon="TD 8C")
     state.apply(0, Play("AS", "cinquante"))
     state.apply(1, Play("7H"))
     assert state.hands[0] == sorted(parse_all("TS AH TH AD TD"))
@@ -322,7 +322,7 @@ def test_cinquante_once_per_partie() -> None:
 
 
 def test_chouine_wins_the_partie_at_once() -> None:
-    state = arrange(["KH QH JH TH 9S", "AS AC AD TC TD"], turned_up="KC")
+    state = arrange(2, hands=["KH QH JH TH 9S", "AS AC AD TC TD"], turned_up="KC")
     assert ("KH", "chouine") in declares(state, 0)
     state.apply(0, Play("KH", "chouine"))
     assert state.stage == "play"  # the trick is finished first
@@ -334,14 +334,14 @@ def test_chouine_wins_the_partie_at_once() -> None:
 
 
 def test_two_chouines_in_one_trick_the_trump_one_wins() -> None:
-    state = arrange(["KS QS JS TS 9D", "KH QH JH TH 9C"], turned_up="8H")
+    state = arrange(2, hands=["KS QS JS TS 9D", "KH QH JH TH 9C"], turned_up="8H")
     state.apply(0, Play("KS", "chouine"))
     state.apply(1, Play("KH", "chouine"))
     assert state.last_result is not None and state.last_result["winner"] == 1
 
 
 def test_two_chouines_in_one_trick_the_leader_wins_without_trump() -> None:
-    state = arrange(["KS QS JS TS 9D", "KH QH JH TH 9C"], turned_up="8C")
+    state = arrange(2, hands=["KS QS JS TS 9D", "KH QH JH TH 9C"], turned_up="8C")
     state.apply(0, Play("KS", "chouine"))
     state.apply(1, Play("KH", "chouine"))
     assert state.last_result is not None and state.last_result["winner"] == 0
@@ -349,7 +349,7 @@ def test_two_chouines_in_one_trick_the_leader_wins_without_trump() -> None:
 
 
 def test_dix_de_der_for_the_last_trick() -> None:
-    state = arrange(["7S", "8S"], trump="D", talon="", won=["", ""])
+    state = arrange(2, hands=["7S", "8S"], trump="D", talon="", won=["", ""])
     state.apply(0, Play("7S"))
     state.apply(1, Play("8S"))
     assert state.last_result is not None
@@ -358,7 +358,7 @@ def test_dix_de_der_for_the_last_trick() -> None:
 
 
 def test_exchange_seven_not_in_phase_two() -> None:
-    state = arrange(["7H 8S", "AS 8D"], trump="H", talon="")
+    state = arrange(2, hands=["7H 8S", "AS 8D"], trump="H", talon="")
     assert EXCHANGE not in state.legal_actions(0)
     with pytest.raises(IllegalAction):
         state.apply(0, EXCHANGE)
@@ -368,7 +368,7 @@ def test_only_the_seat_to_play_may_act() -> None:
     from choux.engine import NotYourTurn
     from choux.games.chouine.actions import NEXT_DEAL
 
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     before = state.snapshot()
     for seat, action in [(1, Play("AS")), (None, Play("7S")), (0, NEXT_DEAL), (None, NEXT_DEAL)]:
         with pytest.raises(IllegalAction):
@@ -379,7 +379,7 @@ def test_only_the_seat_to_play_may_act() -> None:
 
 
 def test_card_not_in_hand_is_refused_in_french() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     with pytest.raises(IllegalAction, match="Vous n'avez pas l'as de pique"):
         state.apply(0, Play("AS"))
     with pytest.raises(IllegalAction, match="Carte inconnue"):

@@ -29,16 +29,31 @@ def legal_cards(state: ChouineState, seat: int) -> set[str]:
 
 
 def test_lavardin_chouine_is_ace_ten_king_queen_jack() -> None:
-    classique = arrange(["KH QH JH TH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
+    classique = arrange(2, hands=["KH QH JH TH 9S", "7C 8D 9D JD 7D"], turned_up="KC")
     assert ("KH", "chouine") in declares(classique, 0)
-    lavardin = arrange(["KH QH JH TH 9S", "7C 8D 9D JD 7D"], turned_up="KC", preset="lavardin")
+    lavardin = arrange(
+        2,
+        options={"preset": "lavardin"},
+        hands=["KH QH JH TH 9S", "7C 8D 9D JD 7D"],
+        turned_up="KC",
+    )
     assert not any(k == "chouine" for _, k in declares(lavardin, 0))
-    full = arrange(["AH KH QH JH TH", "7C 8D 9D JD 7D"], turned_up="KC", preset="lavardin")
+    full = arrange(
+        2,
+        options={"preset": "lavardin"},
+        hands=["AH KH QH JH TH", "7C 8D 9D JD 7D"],
+        turned_up="KC",
+    )
     assert ("TH", "chouine") in declares(full, 0)
 
 
 def test_lavardin_quinte_replaces_cinquante() -> None:
-    state = arrange(["AH TH AS TS AD", "7C 8D 9D JD 7D"], turned_up="KC", preset="lavardin")
+    state = arrange(
+        2,
+        options={"preset": "lavardin"},
+        hands=["AH TH AS TS AD", "7C 8D 9D JD 7D"],
+        turned_up="KC",
+    )
     kinds = {k for _, k in declares(state, 0)}
     assert kinds == {"quinte"}
     with pytest.raises(IllegalAction):
@@ -49,7 +64,11 @@ def test_lavardin_quinte_replaces_cinquante() -> None:
 
 def test_lavardin_au_sept_allows_the_exchange_when_two_cards_remain() -> None:
     state = arrange(
-        ["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", talon="8H", preset="lavardin"
+        2,
+        options={"preset": "lavardin"},
+        hands=["7H 8S 9S JC 7D", "AS 8D 9D JD 7C"],
+        turned_up="KH",
+        talon="8H",
     )
     assert len(state.talon) == 2
     assert EXCHANGE in state.legal_actions(0)
@@ -59,7 +78,11 @@ def test_lavardin_au_sept_allows_the_exchange_when_two_cards_remain() -> None:
 
 def test_lavardin_au_sept_is_called_when_two_cards_remain() -> None:
     state = arrange(
-        ["8S 9S JC 7D 8C", "AS 8D 9D JD 7C"], turned_up="KH", talon="9H 8H JH", preset="lavardin"
+        2,
+        options={"preset": "lavardin"},
+        hands=["8S 9S JC 7D 8C", "AS 8D 9D JD 7C"],
+        turned_up="KH",
+        talon="9H 8H JH",
     )
     state.apply(0, Play("8S"))
     events = state.apply(1, Play("AS"))
@@ -70,7 +93,11 @@ def test_lavardin_au_sept_is_called_when_two_cards_remain() -> None:
 
 def test_lavardin_answering_player_may_exchange_at_the_last_call() -> None:
     state = arrange(
-        ["8S 9S JC 7D 8C", "7H AS 8D 9D JD"], turned_up="KH", talon="8H", preset="lavardin"
+        2,
+        options={"preset": "lavardin"},
+        hands=["8S 9S JC 7D 8C", "7H AS 8D 9D JD"],
+        turned_up="KH",
+        talon="8H",
     )
     state.apply(0, Play("8S"))
     assert EXCHANGE in state.legal_actions(1)
@@ -95,7 +122,7 @@ def test_multi_player_deal_three_cards_each_and_turned_up_card(
 
 
 def test_multi_player_dealer_passes_to_the_next_seat() -> None:
-    state = arrange(["8S", "7S", "9S"], turned_up="8H", talon="9H", won=["AS", "", ""])
+    state = arrange(3, hands=["8S", "7S", "9S"], turned_up="8H", talon="9H", won=["AS", "", ""])
     dealer = state.dealer
     while state.stage == "play":
         state.apply(state.turn, Play(state.view(state.turn)["hand"][0]))
@@ -105,7 +132,7 @@ def test_multi_player_dealer_passes_to_the_next_seat() -> None:
 
 def test_multi_player_drawing_order_from_the_trick_winner() -> None:
     state = arrange(
-        ["7S 8C 9C", "AS 8D 9D", "8S JD 7C"], turned_up="KH", talon="7H 8H 9H JC", leader=0
+        3, hands=["7S 8C 9C", "AS 8D 9D", "8S JD 7C"], turned_up="KH", talon="7H 8H 9H JC", leader=0
     )
     for seat, code in [(0, "7S"), (1, "AS"), (2, "8S")]:
         state.apply(seat, Play(code))
@@ -129,7 +156,7 @@ def test_three_players_last_two_cards_are_never_drawn() -> None:
 
 
 def test_multi_player_declarations_mariage_trente_and_chouine() -> None:
-    state = arrange(["KH QH JH", "AS TS AH", "7C 8D 9D"], turned_up="KC")
+    state = arrange(3, hands=["KH QH JH", "AS TS AH", "7C 8D 9D"], turned_up="KC")
     assert {k for _, k in declares(state, 0)} == {"mariage", "chouine"}  # no tierce
     assert {k for _, k in declares(trente_position(), 1)} == {"trente"}
     state.apply(0, Play("QH", "mariage"))
@@ -137,7 +164,7 @@ def test_multi_player_declarations_mariage_trente_and_chouine() -> None:
 
 
 def trente_position() -> ChouineState:
-    state = arrange(["7C 8D 9D", "AS TS AH", "KH QH JH"], turned_up="KC")
+    state = arrange(3, hands=["7C 8D 9D", "AS TS AH", "KH QH JH"], turned_up="KC")
     state.apply(0, Play("7C"))
     return state
 
@@ -149,7 +176,7 @@ def test_multi_player_trente_scores_thirty() -> None:
 
 
 def test_multi_player_chouine_king_queen_jack_wins_the_partie() -> None:
-    state = arrange(["KH QH JH", "AS TS AC", "7C 8D 9D"], turned_up="KC")
+    state = arrange(3, hands=["KH QH JH", "AS TS AC", "7C 8D 9D"], turned_up="KC")
     state.apply(0, Play("JH", "chouine"))
     state.apply(1, Play("AS"))
     state.apply(2, Play("7C"))
@@ -157,20 +184,20 @@ def test_multi_player_chouine_king_queen_jack_wins_the_partie() -> None:
 
 
 def test_multi_player_must_trump_but_need_not_overtrump() -> None:
-    state = arrange(["AS 8C", "QD 8H", "7D KD"], trump="D", turned_up=None, talon="")
+    state = arrange(3, hands=["AS 8C", "QD 8H", "7D KD"], trump="D", turned_up=None, talon="")
     state.apply(0, Play("AS"))
     state.apply(1, Play("QD"))
     assert legal_cards(state, 2) == {"7D", "KD"}
 
 
 def test_multi_player_trump_led_must_beat_the_highest_trump_if_possible() -> None:
-    state = arrange(["JD 8C", "QD 8H", "7D KD"], trump="D", talon="")
+    state = arrange(3, hands=["JD 8C", "QD 8H", "7D KD"], trump="D", talon="")
     state.apply(0, Play("JD"))
     state.apply(1, Play("QD"))
     assert legal_cards(state, 2) == {"KD"}
 
 
 def test_multi_player_exchange_seven() -> None:
-    state = arrange(["7H 8S 9S", "AS 8D 9D", "8C JD 7C"], turned_up="KH")
+    state = arrange(3, hands=["7H 8S 9S", "AS 8D 9D", "8C JD 7C"], turned_up="KH")
     state.apply(0, EXCHANGE)
     assert parse("KH") in state.hands[0]

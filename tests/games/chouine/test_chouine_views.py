@@ -32,14 +32,14 @@ def test_view_hides_other_hands_and_the_talon_order() -> None:
 
 
 def test_view_legal_actions_only_for_the_seat_to_play() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     assert len(state.view(0)["legal"]) == 5
     assert state.view(1)["legal"] == []
     assert state.view(0)["legal"][0]["label"].startswith("Jouer ")
 
 
 def test_player_sees_the_last_trick_and_own_won_tricks_only() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     state.apply(0, Play("7S"))
     state.apply(1, Play("AS"))
     for seat in (0, 1):
@@ -54,14 +54,17 @@ def test_player_sees_the_last_trick_and_own_won_tricks_only() -> None:
 
 
 def test_scores_hidden_unless_scores_visibles() -> None:
-    state = arrange(["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
+    state = arrange(2, hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH")
     state.apply(0, Play("7S"))
     state.apply(1, Play("AS"))
     assert state.view(0)["points"] == [0, None]
     assert state.view(1)["points"] == [None, 11]
     assert state.view(None)["points"] == [None, None]
     visible = arrange(
-        ["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"], turned_up="KH", options={"scores_visibles": True}
+        2,
+        options={"scores_visibles": True},
+        hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"],
+        turned_up="KH",
     )
     visible.apply(0, Play("7S"))
     visible.apply(1, Play("AS"))
@@ -69,7 +72,7 @@ def test_scores_hidden_unless_scores_visibles() -> None:
 
 
 def test_declarations_are_public_in_every_view() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
     state.apply(0, Play("KH", "mariage"))
     for seat in (None, 0, 1):
         view = state.view(seat)
@@ -78,13 +81,13 @@ def test_declarations_are_public_in_every_view() -> None:
 
 
 def test_secrets_are_the_unseen_cards() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC", talon="8C 9C")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC", talon="8C 9C")
     assert state.secrets(0) == {"AS", "8D", "9D", "JD", "7C", "8C", "9C"}
     assert "KC" not in state.secrets(None)
 
 
 def test_determinize_redeals_only_what_the_seat_cannot_know() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD TH"], turned_up="KC")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD TH"], turned_up="KC")
     state.apply(0, Play("KH", "mariage"))  # the queen of hearts is now known
     state.apply(1, Play("AS"))
     for seed in range(20):
@@ -99,7 +102,7 @@ def test_determinize_redeals_only_what_the_seat_cannot_know() -> None:
 
 
 def test_determinize_respects_known_voids() -> None:
-    state = arrange(["AS TS 8C", "7H 8H 9D"], trump="D", talon="")
+    state = arrange(2, hands=["AS TS 8C", "7H 8H 9D"], trump="D", talon="")
     state.apply(0, Play("AS"))
     state.apply(1, Play("9D"))  # no spade: void in spades
     for seed in range(20):
@@ -108,7 +111,7 @@ def test_determinize_respects_known_voids() -> None:
 
 
 def test_render_text_in_french() -> None:
-    state = arrange(["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
+    state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
     text = GAME.render_text(state.view(0))
     for expected in ("Atout", "trèfle", "talon", "Votre main", "R♥", "Points"):
         assert expected in text
@@ -136,7 +139,7 @@ def test_every_view_key_is_documented_for_the_web_interface() -> None:
 
 
 def test_render_text_shows_the_result_between_parties() -> None:
-    state = arrange(["8S", "7S"], trump="D", talon="", won=["AS AH AD AC TS TH TD TC", ""])
+    state = arrange(2, hands=["8S", "7S"], trump="D", talon="", won=["AS AH AD AC TS TH TD TC", ""])
     state.apply(0, Play("8S"))
     state.apply(1, Play("7S"))
     assert state.stage == "between"

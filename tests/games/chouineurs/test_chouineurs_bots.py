@@ -7,10 +7,10 @@ import random
 from choux import games
 from choux.engine.playout import play_out
 from choux.games.chouineurs.actions import AS_DEALT, TURNED, Cry, Play, Prepare
-from choux.games.chouineurs.automation import code, prepare_all, table
 from choux.games.chouineurs.bots import GreedyBot, expected_points, trick_distribution
 from choux.games.chouineurs.deck import BET_INDEX
 from choux.games.chouineurs.state import ChouineursState
+from choux.games.chouineurs.testing import arrange, code, prepare_all
 
 STRONG = ["noir5", "noir5", "noir4", "noir4", "jaune9", "jaune9", "noir3"]
 WEAK = ["bleu1", "rouge1", "bleu2", "rouge2", "bleu3", "rouge3", "jaune1"]
@@ -30,24 +30,26 @@ def test_trick_distribution_sums_to_one() -> None:
 
 
 def test_greedy_bets_high_with_a_strong_hand() -> None:
-    state = table([STRONG, WEAK, MIDDLE])
+    state = arrange(3, hands=[STRONG, WEAK, MIDDLE])
     assert choose(state, 0) == Prepare(AS_DEALT, "violet")
 
 
 def test_greedy_turns_a_weak_hand_whose_backs_are_strong() -> None:
-    state = table([STRONG, WEAK, MIDDLE])
+    state = arrange(3, hands=[STRONG, WEAK, MIDDLE])
     action = choose(state, 1)
     assert isinstance(action, Prepare) and action.orientation == TURNED
 
 
 def test_greedy_bets_low_with_a_hand_weak_on_both_sides() -> None:
-    state = table([STRONG, MIDDLE, WEAK])
+    state = arrange(3, hands=[STRONG, MIDDLE, WEAK])
     action = choose(state, 1)
     assert isinstance(action, Prepare) and action.bet in ("orange", "vert")
 
 
 def test_greedy_ducks_once_its_bet_is_reached() -> None:
-    state = table([["bleu9", "bleu2"], ["bleu1", "bleu12"], ["bleu3", "bleu4"]], leader=2)
+    state = arrange(
+        3, hands=[["bleu9", "bleu2"], ["bleu1", "bleu12"], ["bleu3", "bleu4"]], leader=2
+    )
     prepare_all(state, ["orange", "orange", "orange"])
     state.apply(2, Play(code(state.hands[2][0])))  # bleu 3
     state.apply(0, Play(code(state.hands[0][0])))  # bleu 9
@@ -55,7 +57,9 @@ def test_greedy_ducks_once_its_bet_is_reached() -> None:
 
 
 def test_greedy_wins_a_trick_it_needs_when_last() -> None:
-    state = table([["bleu9", "bleu2"], ["bleu1", "bleu12"], ["bleu3", "bleu4"]], leader=2)
+    state = arrange(
+        3, hands=[["bleu9", "bleu2"], ["bleu1", "bleu12"], ["bleu3", "bleu4"]], leader=2
+    )
     prepare_all(state, ["orange", "vert", "orange"])
     state.apply(2, Play(code(state.hands[2][0])))  # bleu 3
     state.apply(0, Play(code(state.hands[0][0])))  # bleu 9
@@ -63,8 +67,9 @@ def test_greedy_wins_a_trick_it_needs_when_last() -> None:
 
 
 def test_greedy_crybaby_takes_a_token_when_no_turn_helps() -> None:
-    state = table(
-        [["bleu9", "bleu8"], ["noir1", "bleu4"], ["bleu6", "bleu5"]],
+    state = arrange(
+        3,
+        hands=[["bleu9", "bleu8"], ["noir1", "bleu4"], ["bleu6", "bleu5"]],
         reserve=5,
         tricks_won=[0, 0, 0],
     )
@@ -80,7 +85,9 @@ def test_greedy_crybaby_takes_a_token_when_no_turn_helps() -> None:
 def test_greedy_crybaby_turns_a_card_that_saves_its_bet() -> None:
     # seat 1 bet orange (0 tricks) and holds a black 5 it cannot lose: turning it to its
     # blue 1 end saves 8 points, far more than a token
-    state = table([["bleu9", "bleu8"], ["bleu1", "noir5/bleu1"], ["bleu6", "bleu5"]], reserve=5)
+    state = arrange(
+        3, hands=[["bleu9", "bleu8"], ["bleu1", "noir5/bleu1"], ["bleu6", "bleu5"]], reserve=5
+    )
     prepare_all(state, ["vert", "orange", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(code(state.hands[seat][0])))

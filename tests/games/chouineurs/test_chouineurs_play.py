@@ -8,9 +8,9 @@ from choux import games
 from choux.engine import IllegalAction, NotYourTurn
 from choux.engine.playout import play_out
 from choux.games.chouineurs.actions import AS_DEALT, TURNED, Cry, Play, Prepare
-from choux.games.chouineurs.automation import code, prepare_all, table
 from choux.games.chouineurs.deck import BET_INDEX, CARDS
 from choux.games.chouineurs.state import ChouineursState
+from choux.games.chouineurs.testing import arrange, code, prepare_all
 
 
 def refused(state: ChouineursState, seat: int, action: object, words: str) -> None:
@@ -27,12 +27,13 @@ def hand_codes(state: ChouineursState, seat: int) -> list[str]:
 
 
 def three_players() -> ChouineursState:
-    return table(
-        [
+    return arrange(
+        3,
+        hands=[
             ["bleu9", "rouge2", "noir1", "jaune3", "bleu2", "rouge8", "bleu5"],
             ["bleu12", "rouge14", "jaune8", "bleu1", "rouge4", "rouge5", "bleu6"],
             ["rouge12", "rouge13", "jaune7", "noir4", "bleu10", "rouge3", "rouge6"],
-        ]
+        ],
     )
 
 
@@ -83,13 +84,13 @@ def test_orientation_twice_is_refused() -> None:
 
 def test_spent_bet_card_is_refused() -> None:
     spent = 0b11111 & ~(1 << BET_INDEX["vert"])
-    state = table([["bleu9"], ["bleu12"], ["rouge12"]], bets_left=[spent] * 3)
+    state = arrange(3, hands=[["bleu9"], ["bleu12"], ["rouge12"]], bets_left=[spent] * 3)
     refused(state, 0, Prepare(AS_DEALT, "vert"), "quitté le jeu")
     assert Prepare(AS_DEALT, "vert") not in state.legal_actions(0)
 
 
 def test_player_with_no_bet_card_left_plays_without_bet() -> None:
-    state = table([["bleu9"], ["bleu12"], ["rouge12"]], bets_left=[0, 0b11111, 0b11111])
+    state = arrange(3, hands=[["bleu9"], ["bleu12"], ["rouge12"]], bets_left=[0, 0b11111, 0b11111])
     assert state.legal_actions(0) == [Prepare(AS_DEALT, None), Prepare(TURNED, None)]
     refused(state, 1, Prepare(AS_DEALT, None), "Choisissez une de vos cartes de pari")
     prepare_all(state, [None, "orange", "vert"])
@@ -162,8 +163,8 @@ def test_crying_when_not_a_crybaby_is_refused() -> None:
 
 
 def test_crybaby_ties_choose_in_play_order() -> None:
-    state = table(
-        [["bleu9", "bleu3"], ["bleu1", "bleu4"], ["jaune1", "rouge5"]], leader=1, reserve=5
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["bleu1", "bleu4"], ["jaune1", "rouge5"]], leader=1, reserve=5
     )
     prepare_all(state, ["vert", "vert", "vert"])
     state.apply(1, Play(hand_codes(state, 1)[0]))  # bleu 1, leads
@@ -177,7 +178,9 @@ def test_crybaby_ties_choose_in_play_order() -> None:
 
 
 def test_crybaby_who_also_wins_gets_the_bonus() -> None:
-    state = table([["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5)
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5
+    )
     prepare_all(state, ["vert", "vert", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -189,7 +192,9 @@ def test_crybaby_who_also_wins_gets_the_bonus() -> None:
 
 
 def test_cry_turn_shows_the_other_end_of_one_card() -> None:
-    state = table([["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5)
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5
+    )
     prepare_all(state, ["vert", "vert", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -200,7 +205,9 @@ def test_cry_turn_shows_the_other_end_of_one_card() -> None:
 
 
 def test_cry_token_takes_top_of_reserve() -> None:
-    state = table([["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5)
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=5
+    )
     prepare_all(state, ["vert", "vert", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -210,7 +217,9 @@ def test_cry_token_takes_top_of_reserve() -> None:
 
 
 def test_empty_reserve_leaves_only_turning_a_card() -> None:
-    state = table([["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=0)
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["noir1", "bleu4"], ["bleu6", "bleu5"]], reserve=0
+    )
     prepare_all(state, ["vert", "vert", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -219,7 +228,7 @@ def test_empty_reserve_leaves_only_turning_a_card() -> None:
 
 
 def test_last_trick_crybaby_takes_a_token_while_the_reserve_lasts() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=1)
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=1)
     prepare_all(state, ["vert", "orange", "rouge"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -231,7 +240,7 @@ def test_last_trick_crybaby_takes_a_token_while_the_reserve_lasts() -> None:
 
 
 def test_round_scoring_bet_spent_or_returned() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, tricks_won=[0, 0, 1])
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, tricks_won=[0, 0, 1])
     prepare_all(state, ["vert", "orange", "rouge"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -246,7 +255,7 @@ def test_round_scoring_bet_spent_or_returned() -> None:
 
 
 def test_missed_bet_card_comes_back() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0)
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0)
     prepare_all(state, ["violet", "violet", "violet"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -255,7 +264,7 @@ def test_missed_bet_card_comes_back() -> None:
 
 
 def test_next_round_led_by_highest_score() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[0, 5, 0])
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[0, 5, 0])
     prepare_all(state, ["violet", "violet", "violet"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
@@ -289,14 +298,14 @@ def test_game_ends_after_four_rounds_with_tie_breaks() -> None:
 
 
 def test_final_tie_broken_by_last_round() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 2, 10])
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 2, 10])
     state.round = 4
     prepare_all(state, ["orange", "violet", "vert"])
     for seat in (0, 1, 2):
         state.apply(seat, Play(hand_codes(state, seat)[0]))
     # seat 0: 1 trick on orange -> 3; seat 2: 0 tricks on vert -> 2
     assert state.scores == [13, 2, 12]
-    state2 = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 2, 11])
+    state2 = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 2, 11])
     state2.round = 4
     prepare_all(state2, ["orange", "violet", "vert"])
     for seat in (0, 1, 2):
@@ -307,7 +316,7 @@ def test_final_tie_broken_by_last_round() -> None:
 
 
 def test_perfect_tie_is_a_shared_victory() -> None:
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 13, 0])
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, scores=[10, 13, 0])
     state.round = 4
     prepare_all(state, ["orange", "violet", "violet"])
     for seat in (0, 1, 2):
@@ -318,7 +327,7 @@ def test_perfect_tie_is_a_shared_victory() -> None:
     assert outcome.ranks == (1, 2, 3)
     # seat 0: orange with 1 trick -> 3; seat 1: vert with 0 trick -> 2, plus the only
     # reserve card as a token -> 3: same total, same last round: shared victory
-    state = table([["bleu9"], ["bleu1"], ["rouge1"]], reserve=1, scores=[10, 10, 0])
+    state = arrange(3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=1, scores=[10, 10, 0])
     state.round = 4
     prepare_all(state, ["orange", "vert", "violet"])
     for seat in (0, 1, 2):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choux.games.chouineurs.automation import faces
 from choux.games.chouineurs.deck import BET_INDEX, BLACK, BLUE, FACE_COLOUR, FACE_VALUE, RED, YELLOW
 from choux.games.chouineurs.rules import (
     NO_COLOUR,
@@ -18,6 +17,7 @@ from choux.games.chouineurs.rules import (
     score_round,
     trick_winner,
 )
+from choux.games.chouineurs.testing import faces
 
 
 def test_leader_may_play_any_card() -> None:

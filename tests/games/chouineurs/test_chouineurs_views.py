@@ -15,16 +15,16 @@ from choux import games
 from choux.engine import MalformedAction
 from choux.engine.views import strings_in as strings
 from choux.games.chouineurs.actions import AS_DEALT, Cry, Play, Prepare
-from choux.games.chouineurs.automation import code, prepare_all, table
 from choux.games.chouineurs.deck import BLUE, CARD_COUNT, FACE_COLOUR
 from choux.games.chouineurs.rules import score_round
 from choux.games.chouineurs.state import ChouineursState
+from choux.games.chouineurs.testing import arrange, code, prepare_all
 
 GAME = games.get("chouineurs")
 
 
 def test_view_shows_own_hand_with_both_ends_and_others_counts() -> None:
-    state = table([["noir5/bleu1", "jaune9"], ["bleu15"], ["rouge12"]])
+    state = arrange(3, hands=[["noir5/bleu1", "jaune9"], ["bleu15"], ["rouge12"]])
     view = state.view(0)
     assert view["hand"][0]["top"] == {"colour": "noir", "value": 5}
     assert view["hand"][0]["bottom"] == {"colour": "bleu", "value": 1}
@@ -47,7 +47,7 @@ def test_views_never_show_others_cards_or_hidden_choices() -> None:
 
 
 def test_choice_code_is_secret_for_others_before_the_reveal() -> None:
-    state = table([["bleu9"], ["bleu12"], ["rouge12"]])
+    state = arrange(3, hands=[["bleu9"], ["bleu12"], ["rouge12"]])
     state.apply(1, Prepare(AS_DEALT, "vert"))
     token = state.view(1)["my_choice"]["code"]
     assert token in state.secrets(0) and token in state.secrets(None)
@@ -55,7 +55,9 @@ def test_choice_code_is_secret_for_others_before_the_reveal() -> None:
 
 
 def test_crybaby_view_names_who_chooses() -> None:
-    state = table([["bleu9", "bleu3"], ["bleu1", "bleu4"], ["jaune1", "rouge5"]], leader=1)
+    state = arrange(
+        3, hands=[["bleu9", "bleu3"], ["bleu1", "bleu4"], ["jaune1", "rouge5"]], leader=1
+    )
     prepare_all(state, ["vert", "vert", "vert"])
     for seat in (1, 2, 0):
         state.apply(seat, Play(code(state.hands[seat][0])))
@@ -84,7 +86,7 @@ def test_rules_page_has_four_suits_of_rule_cards() -> None:
 
 
 def test_render_text_shows_both_ends_of_each_card() -> None:
-    state = table([["noir5/bleu1", "jaune9/rouge6"], ["bleu15"], ["rouge12"]])
+    state = arrange(3, hands=[["noir5/bleu1", "jaune9/rouge6"], ["bleu15"], ["rouge12"]])
     text = GAME.render_text(state.view(0))
     assert "5 noir" in text and "1 bleu" in text and "9 jaune" in text and "6 rouge" in text
 
@@ -94,7 +96,7 @@ def test_codec_reads_and_refuses_actions() -> None:
         assert GAME.action_from_json(json.loads(json.dumps(action.to_json()))) == action
     with pytest.raises(MalformedAction):
         GAME.action_from_json({"type": "play", "card": 3})
-    state = table([["bleu9"], ["bleu12"], ["rouge12"]])
+    state = arrange(3, hands=[["bleu9"], ["bleu12"], ["rouge12"]])
     with pytest.raises(MalformedAction):
         state.apply(0, Prepare("de travers", "vert"))
     with pytest.raises(MalformedAction):
@@ -124,7 +126,7 @@ def test_score_sheet_follows_bets_tricks_and_tokens(seed: int, players: int) -> 
 
 
 def test_labels_name_the_end_in_play_and_its_back() -> None:
-    state = table([["noir5/bleu1", "jaune9/rouge6"], ["bleu15"], ["rouge12"]])
+    state = arrange(3, hands=[["noir5/bleu1", "jaune9/rouge6"], ["bleu15"], ["rouge12"]])
     prepare_all(state, ["vert", "vert", "vert"])
     labels = [a.label() for a in state.legal_actions(0)]
     assert labels == ["Jouer 5 noir (dos : 1 bleu)", "Jouer 9 jaune (dos : 6 rouge)"]
@@ -134,8 +136,13 @@ def test_labels_name_the_end_in_play_and_its_back() -> None:
 
 
 def test_determinize_keeps_a_shown_void_out_of_the_hand() -> None:
-    state = table(
-        [["bleu9", "bleu3", "rouge2"], ["jaune2", "rouge4", "rouge5"], ["bleu10", "bleu6", "bleu5"]]
+    state = arrange(
+        3,
+        hands=[
+            ["bleu9", "bleu3", "rouge2"],
+            ["jaune2", "rouge4", "rouge5"],
+            ["bleu10", "bleu6", "bleu5"],
+        ],
     )
     prepare_all(state, ["vert", "vert", "vert"])
     state.apply(0, Play(code(state.hands[0][0])))  # bleu 9 led

@@ -10,12 +10,13 @@ import pytest
 from choux import games
 from choux.engine.base import IllegalAction, InvalidOptions, NotYourTurn
 from choux.engine.playout import play_out
+from choux.games.parlote import data
 from choux.games.parlote.actions import ClaimLiar, Clock, Draw, Judge, Pass, Play
 from choux.games.parlote.bots import GreedyBot, RandomParloteBot
 from choux.games.parlote.content import scenarios_index
 from choux.games.parlote.records import COUNTS, NONE, REJECTED
 from choux.games.parlote.state import DRAW, LIAR, PLAY, ParloteState
-from choux.games.parlote.testing import new_deal, new_play, standard_hands
+from choux.games.parlote.testing import arrange, contract_for, standard_hands
 
 GAME = games.get("parlote")
 ARBITER = 4
@@ -26,9 +27,15 @@ def on_topic_argument(state: ParloteState) -> str:
     return f"Il faut {scenarios_index()[state.scenario].enjeu}, tout le monde le dit."
 
 
-def five(**deal: object) -> ParloteState:
+def five(target: int = data.TARGET) -> ParloteState:
     """The first card of the first trick of a five-seat game, reader 0."""
-    return new_play(mode="arbitre", players=5, reader=0, hands=standard_hands(), **deal)
+    return arrange(
+        5,
+        options={"mode": "arbitre", "target": target},
+        reader=0,
+        hands=standard_hands(),
+        contract=contract_for(),
+    )
 
 
 def test_arbiter_judges_every_argument_including_the_readers() -> None:
@@ -60,7 +67,7 @@ def test_arbiter_has_no_legal_action_outside_judging() -> None:
     assert state.phase == DRAW and state.reader in range(4)
     with pytest.raises(IllegalAction, match="arbitre"):
         state.apply(ARBITER, Draw(0))
-    deal = new_deal(mode="arbitre", players=5, reader=0)
+    deal = arrange(5, options={"mode": "arbitre"}, reader=0)
     assert deal.legal_actions(ARBITER) == []
     with pytest.raises(IllegalAction, match="arbitre"):
         deal.apply(ARBITER, Pass())
@@ -85,7 +92,9 @@ def test_five_players_refused_outside_arbitre_mode() -> None:
 
 
 def test_four_players_in_arbitre_mode_keep_the_reader_as_judge() -> None:
-    state = new_play(mode="arbitre", reader=0, hands=standard_hands())
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(state.hands[1][0], on_topic_argument(state)))
     assert state.actors() == (0,)
 

@@ -19,7 +19,7 @@ from choux.games.parlote.actions import Bid, Coinche, Contest, LetPass, Pass, Pl
 from choux.games.parlote.bots import OFF_TOPIC, GreedyBot, RandomParloteBot, on_topic
 from choux.games.parlote.content import cards_index, scenarios_index
 from choux.games.parlote.state import ParloteState
-from choux.games.parlote.testing import code, new_deal, new_play, standard_hands
+from choux.games.parlote.testing import arrange, code, contract_for, standard_hands
 
 GAME = games.get("parlote")
 
@@ -30,7 +30,7 @@ def on_topic_argument(state: ParloteState) -> str:
 
 
 def test_bots_write_arguments_from_the_card_templates_without_repeating() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     bot = GreedyBot(random.Random(1))
     scenario = scenarios_index()[state.scenario or ""]
     texts = [bot.argue("ad-hominem", scenario) for _ in range(3)]
@@ -52,7 +52,9 @@ def test_simple_check_flags_empty_and_off_topic_arguments() -> None:
 
 def test_bots_vote_counts_unless_empty_or_off_topic() -> None:
     for text, expected in (("on topic", True), (OFF_TOPIC[0], False)):
-        state = new_play(reader=0, hands=standard_hands(), mode="jury")
+        state = arrange(
+            4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+        )
         state.apply(1, Play(state.hands[1][0], on_topic_argument(state) if expected else text))
         state.apply(0, Contest())
         for bot in (RandomParloteBot(random.Random(2)), GreedyBot(random.Random(2))):
@@ -61,7 +63,9 @@ def test_bots_vote_counts_unless_empty_or_off_topic() -> None:
 
 
 def test_random_bot_never_contests() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(state.hands[1][0], OFF_TOPIC[0]))
     for seed in range(20):
         move = RandomParloteBot(random.Random(seed)).choose(state, 0)
@@ -70,7 +74,9 @@ def test_random_bot_never_contests() -> None:
 
 def test_greedy_contests_only_off_topic_arguments() -> None:
     for text, expected in ((OFF_TOPIC[1], Contest()), (None, LetPass())):
-        state = new_play(reader=0, hands=standard_hands(), mode="jury")
+        state = arrange(
+            4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+        )
         state.apply(1, Play(state.hands[1][0], text or on_topic_argument(state)))
         move = GreedyBot(random.Random(1)).choose(state, 0)
         assert move is not None and move.action == expected
@@ -82,20 +88,20 @@ def test_greedy_bids_the_colours_where_its_trumps_are_strong() -> None:
     hands[1] = [*strong, code("tricherie", 4), code("obstruction", 4), code("influence", 3)]
     rest = [c for h in standard_hands() for c in h if c not in hands[1]]
     hands[0], hands[2], hands[3] = rest[:7], rest[7:14], rest[14:]
-    state = new_deal(reader=0, hands=hands)
+    state = arrange(4, reader=0, hands=hands)
     move = GreedyBot(random.Random(1)).choose(state, 1)
     assert move is not None and isinstance(move.action, Bid)
     assert set(move.action.colours) == {"maths", "langage"} and move.action.amount >= 100
 
 
 def test_greedy_passes_a_weak_hand() -> None:
-    state = new_deal(reader=0, hands=standard_hands())  # seat 1: all depth 2, no pair
+    state = arrange(4, reader=0, hands=standard_hands())  # seat 1: all depth 2, no pair
     move = GreedyBot(random.Random(1)).choose(state, 1)
     assert move is not None and move.action == Pass()
 
 
 def test_greedy_coinches_a_capot_when_it_holds_their_trumps() -> None:
-    state = new_deal(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands())
     state.apply(1, Bid(data.CAPOT, ("maths", "langage")))
     # seat 0 holds maths and langage at depth 1: the capot cannot be made
     move = GreedyBot(random.Random(1)).choose(state, 0)
@@ -103,7 +109,9 @@ def test_greedy_coinches_a_capot_when_it_holds_their_trumps() -> None:
 
 
 def test_greedy_wins_cheaply_and_loads_its_partners_trick() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     trumps = ("insuffisance", "influence")
     state.apply(1, Play(code("maths", 2), "x"))
     state.apply(2, Play(code("maths", 3), "x"))

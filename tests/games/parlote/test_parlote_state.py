@@ -28,7 +28,7 @@ from choux.games.parlote.actions import (
 from choux.games.parlote.content import cards_index, scenarios_index
 from choux.games.parlote.records import COUNTS, NONE, PENDING, REJECTED
 from choux.games.parlote.state import BIDDING, DRAW, LIAR, OVER, PLAY, ParloteState
-from choux.games.parlote.testing import code, new_deal, new_play, standard_hands
+from choux.games.parlote.testing import arrange, code, contract_for, standard_hands
 
 GAME = games.get("parlote")
 GAME_CARDS = cards_index()
@@ -116,7 +116,7 @@ def test_reader_draws_from_the_pile_of_their_choice_and_deals_seven_cards() -> N
 
 
 def test_italic_objection_is_shown_only_to_the_reader() -> None:
-    state = new_deal(reader=2)
+    state = arrange(4, reader=2)
     objection = scenarios_index()[state.scenario or ""].objection
     assert state.view(2)["scenario"]["objection"] == objection
     for seat in (None, 0, 1, 3):
@@ -125,7 +125,7 @@ def test_italic_objection_is_shown_only_to_the_reader() -> None:
 
 
 def test_each_player_sees_only_their_own_hand() -> None:
-    state = new_deal(hands=standard_hands())
+    state = arrange(4, hands=standard_hands())
     view = state.view(1)
     assert [c["code"] for c in view["hand"]] == state.hands[1]
     assert set(state.hands[0]) <= state.secrets(1)
@@ -136,27 +136,27 @@ def test_each_player_sees_only_their_own_hand() -> None:
 
 
 def test_bidding_starts_left_of_the_reader() -> None:
-    assert new_deal(reader=2).turn == 3
-    assert new_deal(reader=3).turn == 0
+    assert arrange(4, reader=2).turn == 3
+    assert arrange(4, reader=3).turn == 0
 
 
 def test_bid_below_the_current_one_is_refused() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(100, ("maths", "langage")))
     refused(state, 2, Bid(90, ("maths", "langage")), "au-dessus de 100")
     refused(state, 2, Bid(100, ("tricherie", "langage")), "au-dessus de 100")
 
 
 def test_bid_not_a_multiple_of_ten_is_refused() -> None:
-    refused(new_deal(reader=0), 1, Bid(85, ("maths", "langage")), "de 10 en 10")
+    refused(arrange(4, reader=0), 1, Bid(85, ("maths", "langage")), "de 10 en 10")
 
 
 def test_bid_with_the_same_colour_twice_is_refused() -> None:
-    refused(new_deal(reader=0), 1, Bid(80, ("maths", "maths")), "différentes")
+    refused(arrange(4, reader=0), 1, Bid(80, ("maths", "maths")), "différentes")
 
 
 def test_bid_out_of_turn_is_refused() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     before = state.snapshot()
     with pytest.raises(NotYourTurn):
         state.apply(2, Bid(80, ("maths", "langage")))
@@ -164,7 +164,7 @@ def test_bid_out_of_turn_is_refused() -> None:
 
 
 def test_three_passes_after_a_bid_end_the_bidding() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(100, ("langage", "maths")))
     for seat in (2, 3):
         state.apply(seat, Pass())
@@ -178,7 +178,7 @@ def test_three_passes_after_a_bid_end_the_bidding() -> None:
 
 
 def test_a_higher_bid_restarts_the_count_of_passes() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(80, ("maths", "langage")))
     state.apply(2, Pass())
     state.apply(3, Bid(90, ("maths", "influence")))
@@ -190,7 +190,7 @@ def test_a_higher_bid_restarts_the_count_of_passes() -> None:
 
 
 def test_four_passes_without_a_bid_redeal_with_the_same_reader() -> None:
-    state = new_deal(reader=2)
+    state = arrange(4, reader=2)
     scenario = state.scenario
     for seat in (3, 0, 1, 2):
         state.apply(seat, Pass())
@@ -201,7 +201,7 @@ def test_four_passes_without_a_bid_redeal_with_the_same_reader() -> None:
 
 
 def test_coinche_ends_the_bidding_at_once_and_doubles_the_deal() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(110, ("maths", "langage")))
     assert set(state.actors()) == {0, 2}  # seat 2 on turn, seats 0 and 2 may coinche
     state.apply(0, Coinche())
@@ -211,7 +211,7 @@ def test_coinche_ends_the_bidding_at_once_and_doubles_the_deal() -> None:
 
 
 def test_only_the_team_without_the_bid_may_coinche() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(110, ("maths", "langage")))
     state.apply(2, Pass())
     refused(state, 3, Coinche(), "propre camp")
@@ -221,13 +221,13 @@ def test_only_the_team_without_the_bid_may_coinche() -> None:
 
 
 def test_no_coinche_before_any_bid() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     refused(state, 1, Coinche(), "aucune enchère")
     assert state.actors() == (1,)
 
 
 def test_capot_is_the_highest_bid() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     state.apply(1, Bid(150, ("maths", "langage")))
     state.apply(2, Bid(data.CAPOT, ("maths", "influence")))
     legal = state.legal_actions(3)
@@ -237,7 +237,7 @@ def test_capot_is_the_highest_bid() -> None:
 
 
 def test_bidding_clock_makes_the_player_pass() -> None:
-    state = new_deal(reader=0)
+    state = arrange(4, reader=0)
     deadline = state.deadline()
     assert deadline is not None and deadline.seconds == 90 and deadline.seat is None
     state.apply_timeout()
@@ -248,38 +248,44 @@ def test_bidding_clock_makes_the_player_pass() -> None:
 
 
 def test_first_trick_is_led_left_of_the_reader() -> None:
-    state = new_play(reader=2, hands=standard_hands())
+    state = arrange(4, reader=2, hands=standard_hands(), contract=contract_for())
     assert state.actors() == (3,)
     assert [type(a) for a in state.legal_actions(3)] == [Play] * 7
 
 
 def test_playing_out_of_turn_or_a_card_not_in_hand_is_refused() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     refused(state, 2, Play(first(state, 2), ""), "pas votre tour")
     refused(state, 1, Play(first(state, 0), ""), "pas cette carte")
 
 
 def test_argument_too_long_is_refused() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     refused(state, 1, Play(first(state, 1), "x" * 281), "trop long")
 
 
 def test_argument_is_stored_trimmed_without_control_characters() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), "  <b>Vous\x00 avez</b>\n tort !  "))
     assert state.trick[-1].argument == "<b>Vous avez</b>  tort !"
     assert state.view(None)["trick"]["plays"][0]["argument"] == "<b>Vous avez</b>  tort !"
 
 
 def test_empty_argument_plays_the_card_alone() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), "   \n"))
     assert state.trick[-1].status == NONE and state.window is None and state.turn == 2
 
 
 def test_winner_takes_the_trick_and_leads_the_next() -> None:
     # seat s holds depth s + 1 of every colour; trumps: insuffisance and influence
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     for seat in (1, 2, 3, 0):
         state.apply(seat, Play(code("maths", seat + 1), ""))
     trick = state.tricks[-1]
@@ -289,7 +295,9 @@ def test_winner_takes_the_trick_and_leads_the_next() -> None:
 
 
 def test_trump_of_lowest_depth_takes_the_trick() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(code("influence", 2), ""))
     state.apply(2, Play(code("maths", 3), ""))
     state.apply(3, Play(code("insuffisance", 4), ""))
@@ -299,7 +307,9 @@ def test_trump_of_lowest_depth_takes_the_trick() -> None:
 
 
 def test_only_counted_arguments_compete_for_the_trick() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(code("influence", 2), ""))  # trump, no argument
     state.apply(2, Play(code("maths", 3), argument(state)))
     state.apply(3, Play(code("maths", 4), ""))
@@ -309,7 +319,9 @@ def test_only_counted_arguments_compete_for_the_trick() -> None:
 
 
 def test_play_clock_plays_the_first_card_without_argument() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     card = first(state, 1)
     deadline = state.deadline()
     assert deadline is not None and deadline.seconds == 90
@@ -323,7 +335,7 @@ def test_play_clock_follows_the_table_option() -> None:
 
 
 def test_clock_only_from_the_table_and_seat_none_only_for_the_clock() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     refused(state, 1, Clock(), "horloge")
     refused(state, None, Play(first(state, 1), ""), "horloge")
 
@@ -332,13 +344,17 @@ def test_clock_only_from_the_table_and_seat_none_only_for_the_clock() -> None:
 
 
 def test_honneur_every_typed_argument_counts() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), "n'importe quoi"))
     assert state.trick[-1].status == COUNTS and state.window is None and state.turn == 2
 
 
 def test_jury_opponents_may_contest_within_a_window() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     assert state.trick[-1].status == PENDING
     assert state.actors() == (0, 2)
@@ -349,7 +365,9 @@ def test_jury_opponents_may_contest_within_a_window() -> None:
 
 
 def test_jury_argument_counts_when_both_opponents_let_it_pass() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply(0, LetPass())
     assert state.actors() == (2,)
@@ -358,14 +376,18 @@ def test_jury_argument_counts_when_both_opponents_let_it_pass() -> None:
 
 
 def test_jury_contest_window_deadline_lets_the_argument_count() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply_timeout()
     assert state.trick[-1].status == COUNTS and state.turn == 2
 
 
 def test_jury_a_contest_opens_a_vote_of_the_three_others() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply(2, Contest())
     assert state.contests_left == [1, 2]
@@ -376,7 +398,9 @@ def test_jury_a_contest_opens_a_vote_of_the_three_others() -> None:
 
 
 def test_jury_vote_majority_rejects_the_argument() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply(0, Contest())
     state.apply(0, Vote(False))
@@ -388,7 +412,9 @@ def test_jury_vote_majority_rejects_the_argument() -> None:
 
 
 def test_jury_vote_majority_keeps_the_argument() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply(0, Contest())
     state.apply(0, Vote(False))
@@ -398,7 +424,9 @@ def test_jury_vote_majority_keeps_the_argument() -> None:
 
 
 def test_jury_vote_deadline_counts_missing_votes_for_the_argument() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply(0, Contest())
     state.apply(0, Vote(False))
@@ -409,7 +437,9 @@ def test_jury_vote_deadline_counts_missing_votes_for_the_argument() -> None:
 
 
 def test_jury_two_contests_per_team_per_deal_a_third_is_refused() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     # team 0 (seats 0 and 2) contests the arguments of seats 1 and 3
     for author, contester in ((1, 0), (3, 2)):
         while state.turn != author:
@@ -428,7 +458,9 @@ def test_jury_two_contests_per_team_per_deal_a_third_is_refused() -> None:
 
 
 def test_jury_contests_are_given_back_each_deal() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.contests_left = [0, 1]
     while state.phase == PLAY:
         state.apply(None, Clock())
@@ -437,7 +469,9 @@ def test_jury_contests_are_given_back_each_deal() -> None:
 
 
 def test_arbitre_the_reader_judges_the_arguments_of_the_others() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="arbitre")
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     assert state.actors() == (0,)
     refused(state, 2, Judge(True), "arbitre")
@@ -446,7 +480,9 @@ def test_arbitre_the_reader_judges_the_arguments_of_the_others() -> None:
 
 
 def test_arbitre_the_readers_own_argument_is_judged_by_their_left_neighbour() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="arbitre")
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     for seat in (1, 2, 3):
         state.apply(seat, Play(first(state, seat), ""))
     state.apply(0, Play(first(state, 0), argument(state)))
@@ -456,7 +492,9 @@ def test_arbitre_the_readers_own_argument_is_judged_by_their_left_neighbour() ->
 
 
 def test_arbitre_deadline_accepts_the_argument() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="arbitre")
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     state.apply_timeout()
     assert state.trick[-1].status == COUNTS
@@ -471,7 +509,7 @@ def play_deal_on_the_clock(state: ParloteState) -> None:
 
 
 def test_end_of_deal_scores_recap_and_rotates_the_reader() -> None:
-    state = new_play(reader=1, hands=standard_hands(), contract_seat=0, amount=80)
+    state = arrange(4, reader=1, hands=standard_hands(), contract=contract_for(seat=0, amount=80))
     scenario = state.scenario
     play_deal_on_the_clock(state)
     assert len(state.results) == 1 and state.deals_played == 1
@@ -490,15 +528,19 @@ def test_end_of_deal_scores_recap_and_rotates_the_reader() -> None:
 
 
 def test_deal_scores_doubled_when_coinched() -> None:
-    plain = new_play(reader=1, hands=standard_hands(), contract_seat=0, amount=80)
-    coinched = new_play(reader=1, hands=standard_hands(), contract_seat=0, amount=80, coinched=True)
+    plain = arrange(4, reader=1, hands=standard_hands(), contract=contract_for(seat=0, amount=80))
+    coinched = arrange(
+        4, reader=1, hands=standard_hands(), contract=contract_for(seat=0, amount=80, coinched=True)
+    )
     play_deal_on_the_clock(plain)
     play_deal_on_the_clock(coinched)
     assert coinched.scores == [2 * s for s in plain.scores]
 
 
 def test_capot_contract_fails_unless_all_seven_tricks() -> None:
-    state = new_play(reader=1, hands=standard_hands(), contract_seat=0, amount=data.CAPOT)
+    state = arrange(
+        4, reader=1, hands=standard_hands(), contract=contract_for(seat=0, amount=data.CAPOT)
+    )
     play_deal_on_the_clock(state)
     won = state.recap["tricks_won"]
     if won[0] == 7:
@@ -508,7 +550,7 @@ def test_capot_contract_fails_unless_all_seven_tricks() -> None:
 
 
 def test_game_ends_when_a_team_passes_the_target() -> None:
-    state = new_play(reader=1, hands=standard_hands(), contract_seat=0, amount=80)
+    state = arrange(4, reader=1, hands=standard_hands(), contract=contract_for(seat=0, amount=80))
     state.scores = [995, 990]
     play_deal_on_the_clock(state)
     assert state.phase == OVER and state.is_over()
@@ -530,14 +572,16 @@ def test_target_option_allows_short_games() -> None:
 
 
 def test_view_keys_are_the_documented_ones() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     docstring = state_module.__doc__ or ""
     for key in state.view(0):
         assert f'"{key}"' in docstring, key
 
 
 def test_view_shows_contests_left_window_and_legal_actions() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="jury")
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), argument(state)))
     view = state.view(0)
     assert view["window"]["kind"] == "contest" and view["window"]["author"] == 1
@@ -547,7 +591,7 @@ def test_view_shows_contests_left_window_and_legal_actions() -> None:
 
 
 def test_clone_is_independent() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     twin = state.clone()
     twin.apply(1, Play(first(twin, 1), ""))
     assert state.trick == [] and len(state.hands[1]) == 7
@@ -555,7 +599,7 @@ def test_clone_is_independent() -> None:
 
 
 def test_determinize_keeps_own_hand_and_resamples_the_others() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     sample = state.determinize(1, random.Random(4))
     assert sample.hands[1] == state.hands[1]
     assert sample.view(1) == state.view(1)
@@ -570,7 +614,9 @@ def test_text_field_asks_for_the_argument_of_a_play() -> None:
 
 
 def test_terminal_rendering_escapes_arguments() -> None:
-    state = new_play(reader=0, hands=standard_hands(), mode="honneur")
+    state = arrange(
+        4, options={"mode": "honneur"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
     state.apply(1, Play(first(state, 1), "[bold]crié[/bold]"))
     text = GAME.render_text(state.view(0))
     assert "\\[bold]crié" in text
@@ -616,7 +662,7 @@ def test_argument_required_table_refuses_an_empty_argument() -> None:
 
 
 def test_piles_are_rebuilt_from_played_scenarios_when_both_run_out() -> None:
-    state = new_play(reader=0, hands=standard_hands())
+    state = arrange(4, reader=0, hands=standard_hands(), contract=contract_for())
     current = state.scenario
     others = [s for s in scenarios_index() if s != current]
     state.piles = [[], []]

@@ -1,13 +1,13 @@
 """Build exact Chouine positions for tests and tools ("automation" in pokerkit's sense).
 
->>> state = arrange(hands=["AH KH", "7S 8S"], trump="D", talon="")
+>>> state = arrange(2, hands=["AH KH", "7S 8S"], trump="D", talon="")
 >>> state.view(0)["hand"], state.phase()
 (['KH', 'AH'], 2)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from choux.engine.base import JSON
 from choux.games.chouine.cards import DECK, POINTS, SUIT_LETTERS, parse, parse_all
@@ -16,26 +16,28 @@ from choux.games.chouine.state import PLAY, ChouineState
 
 
 def arrange(
+    players: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, JSON] | None = None,
     hands: Sequence[str],
     turned_up: str | None = None,
     talon: str | None = None,
-    *,
     trump: str | None = None,
-    preset: str = "classique",
     leader: int = 0,
     dealer: int | None = None,
     won: Sequence[str] | None = None,
-    options: dict[str, JSON] | None = None,
 ) -> ChouineState:
-    """A partie in play with these hands (codes separated by spaces), turned-up card and
-    talon (next card to draw first; the turned-up card comes after it). Without a
-    turned-up card (it was drawn already), give the `trump` suit letter instead. With
-    `talon` None every card left goes to the talon (in deck order); otherwise the cards
-    left are in the won piles: `won` per seat if given, else all in the last seat's pile."""
+    """A partie in play with these hands (codes separated by spaces, one per seat),
+    turned-up card and talon (next card to draw first; the turned-up card comes after it).
+    Without a turned-up card (it was drawn already), give the `trump` suit letter instead.
+    With `talon` None every card left goes to the talon (in deck order); otherwise the cards
+    left are in the won piles: `won` per seat if given, else all in the last seat's pile.
+    `options` are the table's (the preset among them)."""
     from choux.games.chouine import GAME
 
-    players = len(hands)
-    state = GAME.new(players, 0, {"preset": preset, **(options or {})})
+    assert len(hands) == players, "one hand per seat"
+    state = GAME.new(players, seed, options)
     assert isinstance(state, ChouineState)
     parsed = [sorted(parse_all(h)) for h in hands]
     turned = parse(turned_up) if turned_up is not None else None

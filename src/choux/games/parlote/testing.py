@@ -6,8 +6,9 @@ exact hands, so that each rule can be checked on a precise position.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from choux.engine.base import JSON
 from choux.games.parlote import data
 from choux.games.parlote.content import content
 from choux.games.parlote.records import Contract
@@ -27,17 +28,35 @@ def standard_hands() -> list[list[str]]:
     return [sorted(cards[s::4], key=_sort_key) for s in range(4)]
 
 
-def new_deal(
-    mode: str = "jury",
+#: the trumps of `contract_for` unless told otherwise
+TRUMPS: tuple[str, str] = ("insuffisance", "influence")
+
+
+def contract_for(
+    seat: int = 1, amount: int = 80, trumps: tuple[str, str] = TRUMPS, coinched: bool = False
+) -> Contract:
+    """A contract won by `seat` (for `arrange`)."""
+    return Contract(seat, amount, trumps, coinched, None)
+
+
+def arrange(
+    players: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, JSON] | None = None,
     reader: int = 0,
     hands: Sequence[Sequence[str]] | None = None,
-    seed: int = 1,
-    target: int = data.TARGET,
     scenario_pile: int = 0,
-    players: int = data.PLAYERS,
+    contract: Contract | None = None,
 ) -> ParloteState:
-    """A state at the start of the bidding of a deal, with `reader` as reader."""
-    state = ParloteState(seed, mode=mode, target=target, players=players)
+    """A deal with `reader` as reader (the « moi ! » buttons and the draw skipped, the
+    scenario taken from `scenario_pile`), the four hands given or dealt from `seed`: at the
+    start of the bidding, or with a `contract` (see `contract_for`) at the first card of
+    the first trick. `options` are the table's (mode, target...)."""
+    from choux.games.parlote import GAME
+
+    state = GAME.new(players, seed, options)
+    assert isinstance(state, ParloteState)
     state.claims = []
     state.reader = reader
     state.phase = DRAW
@@ -48,20 +67,8 @@ def new_deal(
         state.hands = [sorted(h, key=_sort_key) for h in chosen]
         state.selection = tuple(c for h in chosen for c in h)
     assert state.phase == BIDDING
-    return state
-
-
-def new_play(
-    contract_seat: int = 1,
-    amount: int = 80,
-    colours: tuple[str, str] = ("insuffisance", "influence"),
-    coinched: bool = False,
-    **deal: object,
-) -> ParloteState:
-    """A state at the first card of the first trick, with the given contract."""
-    state = new_deal(**deal)  # type: ignore[arg-type]
-    state.contract = Contract(contract_seat, amount, colours, coinched, None)
-    state.phase = PLAY
-    assert state.reader is not None
-    state.turn = state.leader = (state.reader + 1) % 4
+    if contract is not None:
+        state.contract = contract
+        state.phase = PLAY
+        state.turn = state.leader = (reader + 1) % 4
     return state

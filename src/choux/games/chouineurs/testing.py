@@ -1,15 +1,15 @@
 """Exact tables for tests and examples: hands written as ends ("noir5", "bleu15/rouge1").
 
->>> state = table([["noir5"], ["jaune9"], ["bleu15"]], reserve=2)
+>>> state = arrange(3, hands=[["noir5"], ["jaune9"], ["bleu15"]], reserve=2)
 >>> [card["top"] for card in state.view(0)["hand"]]
 [{'colour': 'noir', 'value': 5}]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from choux.engine.base import Event
+from choux.engine.base import JSON, Event
 from choux.games.chouineurs.actions import AS_DEALT, Prepare
 from choux.games.chouineurs.deck import BLACK, CARDS, COLOUR_NAMES, YELLOW
 from choux.games.chouineurs.state import ChouineursState
@@ -56,19 +56,26 @@ def code(face: int) -> str:
     return f"c{face >> 1}"
 
 
-def table(
+def arrange(
+    players: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, JSON] | None = None,
     hands: Sequence[Sequence[str]],
     leader: int = 0,
     reserve: int | None = None,
     bets_left: list[int] | None = None,
     scores: list[int] | None = None,
     tricks_won: list[int] | None = None,
-    seed: int = 0,
 ) -> ChouineursState:
-    """A state at the start of a round's choice with exactly these hands (top ends as
-    given; short hands: a round under way). The reserve gets `reserve` unused cards (all
-    the others when None)."""
-    state = ChouineursState(len(hands), seed)
+    """A state at the start of a round's choice with exactly these hands, one per seat (top
+    ends as given; short hands: a round under way). The reserve gets `reserve` unused cards
+    (all the others when None)."""
+    from choux.games.chouineurs import GAME
+
+    assert len(hands) == players, "one hand per seat"
+    state = GAME.new(players, seed, options)
+    assert isinstance(state, ChouineursState)
     used: set[int] = set()
     dealt = [faces(hand, used) for hand in hands]
     rest = [c for c in range(len(CARDS)) if c not in used]
