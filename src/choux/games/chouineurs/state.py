@@ -249,21 +249,11 @@ class ChouineursState(State):
         self.scores = [0] * n
         self.sheet = []
         self.bets_left = [ALL_BETS] * n
-        self.phase = CHOOSING
         self.hands = [[] for _ in range(n)]
         self.reserve = []
-        self.played = []
-        self.token_cards = [[] for _ in range(n)]
-        self.tricks_won = [0] * n
-        self.choice_bet = [NOT_CHOSEN] * n
-        self.choice_turned = [False] * n
-        self.waiting = n
-        self.revealed = False
-        self.trick = []
-        self.trick_no = 0
         self.last_trick = None
-        self.cry_queue = []
-        self.voids = [0] * n
+        self.round_leader = 0
+        self._open_round()
         self._actors = ()
         first = self.rng.randrange(n)
         self.chance.append({"first_leader": first})

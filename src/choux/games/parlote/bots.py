@@ -133,6 +133,23 @@ class _Base:
         assert state.scenario is not None
         return on_topic(state.trick[-1].argument, scenarios_index()[state.scenario])
 
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        """« Moi ! » half the time before the first deal, after a human pause; every other
+        choice is the level's `decide`."""
+        assert isinstance(state, ParloteState)
+        legal = state.legal_actions(seat)
+        if not legal:
+            return None
+        if state.phase == LIAR:
+            return (
+                BotMove(ClaimLiar(), self.rng.uniform(0.5, 4)) if self.rng.random() < 0.5 else None
+            )
+        return self.decide(state, seat, legal)
+
+    def decide(self, state: ParloteState, seat: Seat, legal: list[Action]) -> BotMove | None:
+        """The level's choice among `legal` (not empty), outside the « moi ! » phase."""
+        raise NotImplementedError
+
     def window_move(self, state: ParloteState, seat: Seat) -> BotMove | None:
         """Votes and verdicts, shared by both levels."""
         assert state.window is not None
@@ -146,15 +163,7 @@ class _Base:
 class RandomParloteBot(_Base):
     """Random legal choices, with arguments: the easiest level (never contests)."""
 
-    def choose(self, state: State, seat: Seat) -> BotMove | None:
-        assert isinstance(state, ParloteState)
-        legal = state.legal_actions(seat)
-        if not legal:
-            return None
-        if state.phase == LIAR:
-            return (
-                BotMove(ClaimLiar(), self.rng.uniform(0.5, 4)) if self.rng.random() < 0.5 else None
-            )
+    def decide(self, state: ParloteState, seat: Seat, legal: list[Action]) -> BotMove | None:
         if state.phase == DRAW:
             return BotMove(self.rng.choice(legal))
         if state.phase == BIDDING:
@@ -204,15 +213,7 @@ class GreedyBot(_Base):
     """Coinche-like heuristics: bids from the strength of its cards in the colours it would
     name, coinches hopeless bids, wins tricks cheaply and loads its partner's tricks."""
 
-    def choose(self, state: State, seat: Seat) -> BotMove | None:
-        assert isinstance(state, ParloteState)
-        legal = state.legal_actions(seat)
-        if not legal:
-            return None
-        if state.phase == LIAR:
-            return (
-                BotMove(ClaimLiar(), self.rng.uniform(0.5, 4)) if self.rng.random() < 0.5 else None
-            )
+    def decide(self, state: ParloteState, seat: Seat, legal: list[Action]) -> BotMove | None:
         if state.phase == DRAW:
             return BotMove(Draw(self.rng.choice([p for p in (0, 1) if state.piles[p]])))
         if state.phase == BIDDING:
