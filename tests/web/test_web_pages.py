@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -201,3 +202,16 @@ def test_table_page_weight_is_small(sqlite_url: str) -> None:
             if response.status_code == 200:
                 total += len(response.content)
     assert total < 150_000, total
+
+
+@pytest.mark.parametrize("name", ["cul-de-chouette", "parlote"])
+def test_table_page_sends_the_constants_the_interface_needs(sqlite_url: str, name: str) -> None:
+    """Shout texts and the argument limit come from the server: the scripts copy none."""
+    game = games.get(name)
+    with client(sqlite_url) as c:
+        code = create_table(c, name, ["human"] + ["bot:random"] * (game.min_players - 1))
+        html = c.get(f"/t/{code}").text
+    found = re.search(r'<script type="application/json" id="game-constants">(.*?)</script>', html)
+    assert found is not None
+    sent = json.loads(found.group(1))
+    assert sent == game.client_constants() and sent

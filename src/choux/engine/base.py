@@ -535,6 +535,11 @@ class Game(ABC):
         """(players, options) worth testing: every player count, plus presets (override)."""
         return [(n, {}) for n in range(self.min_players, self.max_players + 1)]
 
+    def client_constants(self) -> dict[str, JSON]:
+        """Constants the game's browser interface needs (shout texts, length limits), sent
+        with the table and replay pages so that no script copies them."""
+        return {}
+
     def level_label(self, level: str) -> str:
         """The French label of a bot level (« au hasard », « expert »…)."""
         return self.bot_labels.get(level, level)

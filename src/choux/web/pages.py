@@ -228,6 +228,7 @@ async def table_page(request: Request, code: str) -> Response:
             "host": host,
             "initial": initial,
             "renderer": renderer(table.game.name),
+            "constants": table.game.client_constants(),
             "open_seats": table.open_seats() if seat is None else [],
             "free_seats": table.open_seats()
             if seat is not None and table.game.shared_screen
@@ -434,5 +435,6 @@ async def replay_page(request: Request, record_id: int) -> Response:
                 "game": record.game,
             },
             "renderer": renderer(game.name),
+            "constants": game.client_constants(),
         },
     )

@@ -64,6 +64,10 @@ class ParloteGame(Game):
         data.PLAYERS: SeatRole("Arbitre", "mode", "arbitre")
     }
 
+    def client_constants(self) -> dict[str, JSON]:
+        """The longest argument the rules accept (the text box counts down to it)."""
+        return {"max_argument": data.MAX_ARGUMENT}
+
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
         return ParloteState(
             seed,

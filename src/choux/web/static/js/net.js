@@ -1,4 +1,6 @@
-// One WebSocket per table page, reconnecting by itself with a banner while it is down.
+// The table's wire: one WebSocket per seat, reconnecting by itself with a banner while it is
+// down (TableSocket), and the seat's stream of views with its action in flight (SeatChannel).
+import { newId } from "./dom.js";
 
 const BANNER_TEXT = "Connexion perdue, reconnexion…";
 
@@ -102,4 +104,93 @@ export class TableSocket {
     this.banner.textContent = show ? text : "";
     document.body.classList.toggle("offline", show);
   }
+}
+
+/**
+ * One seat's stream of views over its own socket: the last state message, the log lines and
+ * the one action in flight. An action carries an id (the server applies an id once); it is
+ * sent again after a reconnection until acknowledged, and settles once acknowledged and seen
+ * in a state (until then the board may still show the view from before it, so `act` refuses
+ * a second one). A message that skips log lines or goes back in versions means something was
+ * lost: the channel asks for the full state again (`sync`).
+ *
+ * Options: `initial` (the state message the page was rendered with), `seat` (when set, states
+ * for another seat are ignored: the device no longer holds that seat), `banner`, and the
+ * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`.
+ */
+export class SeatChannel {
+  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy } = {}) {
+    this.current = initial;
+    this.logLines = initial ? initial.log.slice() : [];
+    this.logTo = initial ? initial.log_to : null;
+    this.pending = null;
+    this.seat = seat;
+    this.onState = onState || (() => {});
+    this.onNotice = onNotice || (() => {});
+    this.onBusy = onBusy || (() => {});
+    this.socket = new TableSocket(url, {
+      banner,
+      onOpen: () => {
+        const p = this.pending;
+        if (p && p.acked === undefined) this.socket.send({ type: "action", id: p.id, action: p.action });
+      },
+      onMessage: (message) => this.receive(message),
+    });
+  }
+
+  get busy() {
+    return this.pending !== null;
+  }
+
+  receive(message) {
+    if (message.type === "state") {
+      if (this.seat !== undefined && message.seat !== this.seat) return;
+      const current = this.current;
+      if (!message.full && (!current || message.log_from !== this.logTo || message.version < current.version)) {
+        this.socket.send({ type: "sync" });  // a gap: ask for everything again
+        return;
+      }
+      if (message.full) this.logLines = message.log.slice();
+      else this.logLines.push(...message.log);
+      this.logTo = message.log_to;
+      this.current = message;
+      if (this.pending && this.pending.acked !== undefined && message.version >= this.pending.acked) this.settle();
+      this.onState(message);
+    } else if (message.type === "ack") {
+      if (!this.pending || this.pending.id !== message.id) return;
+      this.pending.acked = message.version;
+      if (this.current && this.current.version >= message.version) {  // the state came first
+        this.settle();
+        this.onState(this.current);
+      }
+    } else if (message.type === "error") {
+      this.onNotice(message.message);
+    } else if (message.type === "refused") {
+      if (!message.id || (this.pending && this.pending.id === message.id)) {
+        this.settle();
+        if (this.current) this.onState(this.current);
+      }
+      this.onNotice(message.message);
+    }
+  }
+
+  settle() {
+    this.pending = null;
+    this.onBusy(false);
+  }
+
+  /** Send `action`: null when one is already in flight, false when offline (it will be
+   * sent on reconnection), true when sent. */
+  act(action) {
+    if (this.pending) return null;
+    this.pending = { id: newId(), action };
+    this.onBusy(true);
+    return this.socket.send({ type: "action", id: this.pending.id, action });
+  }
+}
+
+/** The URL of the WebSocket of table `code` (for `seat`: a shared-screen seat). */
+export function tableSocketUrl(code, seat = null) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/t/${code}/ws${seat === null ? "" : `?seat=${seat}`}`;
 }

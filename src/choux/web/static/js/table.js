@@ -1,6 +1,6 @@
 // The table page: keeps the seat's view in sync over the WebSocket and draws it.
-import { clear, h, newId } from "./dom.js";
-import { TableSocket } from "./net.js";
+import { clear, h } from "./dom.js";
+import { SeatChannel, tableSocketUrl } from "./net.js";
 import * as generic from "./games/generic.js";
 
 const root = document.getElementById("table");
@@ -21,56 +21,16 @@ try {
 }
 
 let current = JSON.parse(document.getElementById("initial-state").textContent);
-let logLines = current.log.slice();
-let logTo = current.log_to;
-// {id, action, acked?}: sent, and not yet both acknowledged and seen in a state. Until then
-// the board may still show the view from before the action, so taps on it are ignored.
-let pending = null;
-
-const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-const socket = new TableSocket(`${scheme}//${location.host}/t/${code}/ws`, {
+const channel = new SeatChannel(tableSocketUrl(code), {
   banner,
-  onOpen: () => {
-    // the server applies an id once; an acknowledged action only awaits the full state
-    if (pending && pending.acked === undefined) socket.send({ type: "action", id: pending.id, action: pending.action });
-  },
-  onMessage: receive,
-});
-
-function receive(message) {
-  if (message.type === "state") {
-    if (!message.full && (message.log_from !== logTo || message.version < current.version)) {
-      socket.send({ type: "sync" });  // a gap: ask for everything again
-      return;
-    }
-    if (message.full) logLines = message.log.slice();
-    else logLines.push(...message.log);
-    logTo = message.log_to;
+  initial: current,
+  onState: (message) => {
     current = message;
-    if (pending && pending.acked !== undefined && current.version >= pending.acked) settle();
     draw();
-  } else if (message.type === "ack") {
-    if (!pending || pending.id !== message.id) return;
-    pending.acked = message.version;
-    if (current.version >= message.version) {  // the state came first: the board is current
-      settle();
-      draw();
-    }
-  } else if (message.type === "error") {
-    showNotice(message.message);
-  } else if (message.type === "refused") {
-    if (!message.id || (pending && pending.id === message.id)) {
-      settle();
-      draw();
-    }
-    showNotice(message.message);
-  }
-}
-
-function settle() {
-  pending = null;
-  root.classList.remove("busy");
-}
+  },
+  onNotice: showNotice,
+  onBusy: (busy) => root.classList.toggle("busy", busy),
+});
 
 function showNotice(text) {
   notice.textContent = text;
@@ -80,13 +40,9 @@ function showNotice(text) {
 }
 
 function act(action) {
-  if (pending) return;
-  pending = { id: newId(), action };
-  root.classList.add("busy");
+  if (channel.busy) return;
   showNotice("");
-  if (!socket.send({ type: "action", id: pending.id, action })) {
-    showNotice("Hors ligne : le coup partira dès la reconnexion.");
-  }
+  if (channel.act(action) === false) showNotice("Hors ligne : le coup partira dès la reconnexion.");
 }
 
 function names() {
@@ -118,7 +74,7 @@ function drawSeats() {
 
 function drawLog() {
   clear(logBox);
-  const shown = logLines.slice(-80);
+  const shown = channel.logLines.slice(-80);
   for (const line of shown) logBox.append(h("li", { text: line.text }));
   logBox.scrollTop = logBox.scrollHeight;
 }
@@ -194,7 +150,7 @@ function statusLine() {
 }
 
 function draw() {
-  const ctx = { seat: mySeat, names: names(), act, pending: () => pending !== null, message: current, h, clear, redraw: draw };
+  const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw };
   drawSeats();
   statusLine();
   clear(board);

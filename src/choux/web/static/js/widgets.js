@@ -1,5 +1,24 @@
-// Small helpers shared by the Cul de Chouette and Parlote interfaces.
-import { h } from "../../dom.js";
+// Widgets shared by the games' interfaces: buttons that act on press, countdowns, the news
+// strip, remembered <details>, and the game's constants sent by the server with the page.
+import { h } from "./dom.js";
+
+let constants = null;
+
+/**
+ * The game's constants the interface needs (shout texts, birds, limits), sent by the server
+ * with the page (`Game.client_constants`, in #game-constants) so that no script copies them.
+ */
+export function gameConstants() {
+  if (constants === null) {
+    const node = document.getElementById("game-constants");
+    try {
+      constants = node ? JSON.parse(node.textContent) : {};
+    } catch (error) {
+      constants = {};
+    }
+  }
+  return constants;
+}
 
 const loaded = new Set();
 

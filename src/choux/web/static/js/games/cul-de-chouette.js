@@ -2,17 +2,13 @@
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { h } from "../dom.js";
 import { SharedSeats } from "./cdc/shared.js";
-import { NewsFeed, byType, clockFor, resetCountdowns, pressButton, useStylesheet, withNames } from "./cdc/util.js";
+import { NewsFeed, byType, clockFor, gameConstants, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
 
-const CRIES = [
-  { cry: "Pas mou le caillou !", short: "Pas mou le caillou !" },
-  { cry: "Grelotte ça picote !", short: "Grelotte ça picote !" },
-  { cry: "Pélican !", short: "Pélican !" },
-  { cry: "J'apprécie les fruits au sirop !", short: "J'apprécie les fruits au sirop !" },
-];
-const BIRDS = { 1: "Linotte", 2: "Alouette", 3: "Fauvette", 4: "Mouette", 5: "Bergeronnette", 6: "Chouette" };
+// the race cries and the Sirotage birds come from the server (Game.client_constants)
+const CRIES = (gameConstants().cries || []).map((cry) => ({ cry, short: cry }));
+const BIRDS = gameConstants().birds || {};
 const RACE_STEPS = new Set(["pelican", "chouette_velute", "suite", "contre_sirop"]);
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 

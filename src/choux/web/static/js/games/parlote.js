@@ -2,11 +2,11 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, clockFor, resetCountdowns, keepOpen, pressButton, useStylesheet } from "./cdc/util.js";
+import { byType, clockFor, gameConstants, resetCountdowns, keepOpen, pressButton, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
-const MAX_ARGUMENT = 280;
+const MAX_ARGUMENT = gameConstants().max_argument;  // from the server (Game.client_constants)
 const DEADLINE_LABELS = {
   liar: "« Moi ! »", draw: "Choix de la pioche", bidding: "Enchère", play: "Temps pour jouer",
   contest: "Contestation", vote: "Vote", judge: "Arbitrage",

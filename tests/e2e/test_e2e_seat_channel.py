@@ -1,0 +1,84 @@
+"""The browser's SeatChannel (static/js/net.js), driven over a stand-in WebSocket: a lost
+message is noticed and the full state asked for, and an action settles only once it is both
+acknowledged and seen in a state. The table page and every shared-screen seat use it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
+
+pytestmark = [pytest.mark.e2e]
+
+#: a WebSocket that records what the page sends and lets the test deliver messages
+FAKE_SOCKET = """
+window.sockets = [];
+window.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) {
+    this.url = url; this.readyState = 1; this.sent = []; this.listeners = {};
+    window.sockets.push(this);
+    setTimeout(() => this.emit("open", {}), 0);
+  }
+  addEventListener(kind, fn) { (this.listeners[kind] ||= []).push(fn); }
+  emit(kind, event) { for (const fn of this.listeners[kind] || []) fn(event); }
+  deliver(message) { this.emit("message", { data: JSON.stringify(message) }); }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() { this.readyState = 3; }
+};
+"""
+
+
+def state(version: int, log_from: int, log_to: int, full: bool = False) -> dict[str, Any]:
+    lines = [{"v": version, "text": f"ligne {i}"} for i in range(log_from, log_to)]
+    return {
+        "type": "state",
+        "full": full,
+        "version": version,
+        "seat": 0,
+        "view": {},
+        "log_from": log_from,
+        "log_to": log_to,
+        "log": lines,
+    }
+
+
+def test_seat_channel_asks_for_the_full_state_after_a_gap_and_settles_on_ack_and_state(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    page = players().page
+    page.add_init_script(FAKE_SOCKET)
+    page.goto(live_server.url + "/")
+    result = page.evaluate(
+        """async ([first, gap, next, afterAck]) => {
+          const { SeatChannel } = await import("/static/js/net.js");
+          const states = [];
+          const channel = new SeatChannel("ws://example/t/x/ws", {
+            initial: first, seat: 0, onState: (m) => states.push(m.version) });
+          await new Promise((r) => setTimeout(r, 10));
+          const socket = window.sockets[0];
+          socket.deliver(gap);             // log lines 2..3 were lost: a gap
+          const askedSync = socket.sent.some((m) => m.type === "sync");
+          socket.deliver(next);            // the next message follows on: taken
+          const sent = channel.act({ type: "jouer" });
+          const second = channel.act({ type: "jouer" });  // one action in flight at a time
+          const action = socket.sent.find((m) => m.type === "action");
+          socket.deliver({ type: "ack", id: action.id, version: 4 });
+          const busyAfterAck = channel.busy;  // the board still shows version 3
+          socket.deliver(afterAck);
+          return { askedSync, states, sent, second, busyAfterAck, busy: channel.busy,
+                   lines: channel.logLines.length };
+        }""",
+        [state(1, 0, 2, full=True), state(3, 4, 5), state(2, 2, 3), state(4, 3, 4)],
+    )
+    assert result["askedSync"] is True
+    assert result["states"][0] == 2  # the message after the gap was not drawn
+    assert result["sent"] is True and result["second"] is None
+    assert result["busyAfterAck"] is True and result["busy"] is False
+    assert result["lines"] == 4
