@@ -215,3 +215,22 @@ def test_table_page_sends_the_constants_the_interface_needs(sqlite_url: str, nam
     assert found is not None
     sent = json.loads(found.group(1))
     assert sent == game.client_constants() and sent
+
+
+def test_shared_screen_only_for_games_without_hidden_hands(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "human"], "Alice")
+        page = c.get(f"/t/{code}").text
+        refused = c.post(f"/t/{code}/ajouter", data={"csrf": csrf_of(page), "pseudo": "Bob"})
+        assert refused.status_code == 400 and "écran partagé" in refused.text
+        code = create_table(c, "cul-de-chouette", ["human", "human", "human"], "Alice")
+        page = c.get(f"/t/{code}").text
+        bad = c.post(f"/t/{code}/ajouter", data={"csrf": csrf_of(page), "place": "x"})
+        assert bad.status_code == 400 and "Place invalide" in bad.text
+        added = c.post(
+            f"/t/{code}/ajouter",
+            data={"csrf": csrf_of(page), "pseudo": "Bob", "place": "1"},
+            follow_redirects=False,
+        )
+        assert added.status_code == 303
+        assert c.get(f"/t/{code}/etat.json").json()["seats"][1]["name"] == "Bob"

@@ -43,6 +43,15 @@ async def form_of(request: Request) -> dict[str, str]:
     return data
 
 
+def chosen_place(form: dict[str, str]) -> int | None:
+    """The seat a form asks for (field `place`), or None to take any free one."""
+    raw = form.get("place")
+    try:
+        return int(raw) if raw not in (None, "") else None
+    except ValueError as error:
+        raise TableError("Place invalide.") from error
+
+
 def see_other(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
@@ -254,12 +263,7 @@ async def join_table(request: Request, code: str) -> Response:
     table = await service.get(code)
     if my_seat(request, table) is not None:
         return see_other(f"/t/{code}")
-    raw = form.get("place")
-    seat: int | None
-    try:
-        seat = int(raw) if raw not in (None, "") else None
-    except ValueError as error:
-        raise TableError("Place invalide.") from error
+    seat = chosen_place(form)
     player = session_of(request).player
     seat, token = await service.join(table, seat, form.get("pseudo", ""), player)
     session_of(request).remember(code, seat, token, table.seats[seat].name)
@@ -285,11 +289,7 @@ async def add_shared_player(request: Request, code: str) -> Response:
         raise TableError("L'écran partagé n'existe pas pour ce jeu : chacun joue sur son appareil.")
     if my_seat(request, table) is None:
         raise TableError("Asseyez-vous d'abord à cette table, puis ajoutez un joueur.")
-    raw = form.get("place")
-    try:
-        seat = int(raw) if raw not in (None, "") else None
-    except ValueError as error:
-        raise TableError("Place invalide.") from error
+    seat = chosen_place(form)
     seat, token = await service.join(table, seat, form.get("pseudo", ""))
     session_of(request).remember_shared(code, seat, token)
     return see_other(f"/t/{code}")
