@@ -1,0 +1,39 @@
+"""Records replay through the Game their caller looks up; the replay viewer's steps too."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from choux import games
+from choux.engine.base import Seat
+from choux.engine.playout import play_out
+from choux.engine.record import RecordError, replay, replay_steps, start
+
+
+def finished(name: str, seed: int = 3):  # type: ignore[no-untyped-def]
+    game = games.get(name)
+    state, record = start(
+        game, game.min_players, seed, names=["Ana", "Bob", "Cid", "Dan"][: game.min_players]
+    )
+    bots = [game.make_bot("random", random.Random(seat)) for seat in range(game.min_players)]
+    play_out(state, bots, record)
+    return game, state, record
+
+
+@pytest.mark.parametrize("name", ["chouine", "chouineurs", "parlote"])
+@pytest.mark.parametrize("viewer", [None, 0])
+def test_replay_steps_end_on_the_final_view(name: str, viewer: Seat | None) -> None:
+    game, state, record = finished(name)
+    steps = replay_steps(record, game, viewer)
+    assert len(steps) == len(record.actions) + 1
+    assert steps[0]["label"] == "Début" and steps[0]["seat"] is None
+    assert steps[-1]["view"] == state.view(viewer)
+    assert [s["seat"] for s in steps[1:]] == [seat for seat, _ in record.actions]
+
+
+def test_a_record_is_not_replayed_by_another_game() -> None:
+    _, _, record = finished("chouine")
+    with pytest.raises(RecordError, match="chouine"):
+        replay(record, games.get("chouineurs"))
