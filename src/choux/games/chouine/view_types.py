@@ -1,8 +1,4 @@
-"""The shape of a Chouine view, checked by mypy (the keys are documented in state.py).
-
-`ChouineBoard` is what `ChouineState.board_view` returns; `State.view` adds the envelope
-(game, seat, actors, legal) that every game shares.
-"""
+"""TypedDicts of `ChouineState.board_view` for mypy; the keys are documented in state.py."""
 
 from __future__ import annotations
 
@@ -12,6 +8,8 @@ from choux.engine.base import JSON, Seat
 
 
 class PlayedCard(TypedDict):
+    """A card on the table (current or last trick) and who played it."""
+
     seat: Seat
     card: str
 
@@ -31,6 +29,8 @@ class DeclarationView(TypedDict):
 
 
 class DrawnCard(TypedDict):
+    """One card of the draw for the first dealer, by its French name."""
+
     seat: Seat
     card_name: str
 

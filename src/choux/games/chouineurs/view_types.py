@@ -1,8 +1,4 @@
-"""The shape of a Chouineurs view, checked by mypy (the keys are documented in state.py).
-
-`ChouineursBoard` is what `ChouineursState.board_view` returns; `State.view` adds the
-envelope (game, seat, actors, legal) that every game shares.
-"""
+"""TypedDicts of `ChouineursState.board_view` for mypy; keys documented in state.py."""
 
 from __future__ import annotations
 

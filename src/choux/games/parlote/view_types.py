@@ -12,6 +12,8 @@ from choux.engine.base import JSON, Seat
 
 
 class DeadlineView(TypedDict):
+    """The open clock: seconds left, and the phase or window it closes."""
+
     seconds: float
     kind: str
 
