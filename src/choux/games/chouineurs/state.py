@@ -106,7 +106,13 @@ from choux.games.chouineurs.rules import (
     score_round,
     trick_winner,
 )
-from choux.games.chouineurs.view_types import ChouineursBoard, LastTrick, MyChoice
+from choux.games.chouineurs.view_types import (
+    ChouineursBoard,
+    End,
+    HandCard,
+    LastTrick,
+    MyChoice,
+)
 
 CHOOSING, PLAYING, CRYING, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("choix", "jeu", "chouine", "fin")
@@ -127,11 +133,11 @@ PREPARE_BY_MASK = tuple(_prepare_actions(mask) for mask in range(ALL_BETS + 1))
 ROUND_WORDS = ("première", "deuxième", "troisième", "quatrième", "cinquième", "sixième")
 
 
-def end_json(face: int) -> dict[str, JSON]:
+def end_json(face: int) -> End:
     return {"colour": COLOUR_NAMES[FACE_COLOUR[face]], "value": FACE_VALUE[face]}
 
 
-def card_json(face: int) -> dict[str, JSON]:
+def card_json(face: int) -> HandCard:
     """A card in hand: its code, the end in play (top) and the other end (bottom)."""
     return {"card": CARD_CODES[face >> 1], "top": end_json(face), "bottom": end_json(face ^ 1)}
 

@@ -7,6 +7,21 @@ from typing import TypedDict
 from choux.engine.base import JSON, Seat
 
 
+class End(TypedDict):
+    """One end of a card: its colour and value."""
+
+    colour: str
+    value: int
+
+
+class HandCard(TypedDict):
+    """A card in hand: its code, the end in play (top) and the other end (bottom)."""
+
+    card: str
+    top: End
+    bottom: End
+
+
 class MyChoice(TypedDict):
     orientation: str
     bet: str | None
@@ -16,12 +31,12 @@ class MyChoice(TypedDict):
 class TrickCard(TypedDict):
     seat: Seat
     card: str
-    end: dict[str, JSON]
+    end: End
 
 
 class LastTrickCard(TypedDict):
     seat: Seat
-    end: dict[str, JSON]
+    end: End
 
 
 class LastTrick(TypedDict):
@@ -55,7 +70,7 @@ class ChouineursBoard(TypedDict):
     round: int
     rounds: int
     trick_number: int
-    hand: list[dict[str, JSON]]
+    hand: list[HandCard]
     hand_counts: list[int]
     reserve: int
     bets_left: list[list[str]]
