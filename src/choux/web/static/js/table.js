@@ -2,6 +2,7 @@
 import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
 import * as generic from "./games/generic.js";
+import { headline, placeLine } from "./outcome.js";
 
 const root = document.getElementById("table");
 const code = root.dataset.code;
@@ -133,7 +134,10 @@ function drawResult() {
   box.hidden = !result;
   if (!result) return;
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
-  document.getElementById("result-title").textContent = result.reason || "Partie terminée";
+  const arbiter = current.view.arbiter;
+  document.getElementById("result-title").textContent = headline(result, mySeat, names(), arbiter);
+  document.getElementById("result-place").textContent = placeLine(result, mySeat, arbiter, current.view.teams);
+  document.getElementById("result-reason").textContent = result.reason || "";
   const list = clear(document.getElementById("result-list"));
   const order = result.ranks.map((rank, seat) => ({ rank, seat }))
     .filter(({ seat }) => seat !== current.view.arbiter)  // a referee plays for no score
