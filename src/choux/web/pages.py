@@ -14,6 +14,7 @@ from choux.engine.record import Record, RecordError
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
+from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -136,7 +137,10 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
     available = [info for info in catalog() if info.available]
     if not available:
         return render_error(request, "Aucun jeu n'est encore disponible.", 503)
-    chosen = next((i for i in available if i.name == jeu), available[0])
+    chosen = next((i for i in available if i.name == jeu), None if jeu else available[0])
+    if chosen is None:
+        unknown = "Ce jeu n'existe pas sur Choux : choisissez-en un dans « Créer une table »."
+        return render_error(request, unknown, 404)
     game = chosen.game
     assert game is not None
     levels = list(game.bots())
@@ -147,7 +151,8 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
             "games": available,
             "chosen": chosen,
             "game": game,
-            "options": option_fields(game),
+            "options": hinted_fields(game.name, option_fields(game), game.max_players),
+            "pendule": (PENDULE_LABEL, PENDULE_HELP),
             "players": list(range(game.min_players, game.max_players + 1)),
             "default_players": game.min_players,
             "seats": list(range(game.max_players)),
