@@ -3,6 +3,7 @@ import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
 import * as generic from "./games/generic.js";
 import { headline, placeLine } from "./outcome.js";
+import { announce, announceTurn } from "./announce.js";
 
 const root = document.getElementById("table");
 const code = root.dataset.code;
@@ -46,6 +47,7 @@ function receive(message) {
     }
     if (message.full) logLines = message.log.slice();
     else logLines.push(...message.log);
+    if (!message.full) announce(message.log.map((line) => line.text));
     logTo = message.log_to;
     current = message;
     if (pending && pending.acked !== undefined && current.version >= pending.acked) settle();
@@ -135,7 +137,9 @@ function drawResult() {
   if (!result) return;
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
   const arbiter = current.view.arbiter;
-  document.getElementById("result-title").textContent = headline(result, mySeat, names(), arbiter);
+  const title = headline(result, mySeat, names(), arbiter);
+  if (appearing) announce([title]);
+  document.getElementById("result-title").textContent = title;
   document.getElementById("result-place").textContent = placeLine(result, mySeat, arbiter, current.view.teams);
   document.getElementById("result-reason").textContent = result.reason || "";
   const list = clear(document.getElementById("result-list"));
@@ -194,6 +198,7 @@ function statusLine() {
   }
   const myTurn = mySeat !== null && actors.includes(mySeat) && current.status === "live";
   root.classList.toggle("my-turn", myTurn);
+  announceTurn(myTurn, text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
 }
 
