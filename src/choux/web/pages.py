@@ -15,6 +15,7 @@ from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
 from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
+from choux.web.learn import LESSONS, lesson_of
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -88,7 +89,7 @@ async def lobby(request: Request) -> Response:
     return render(
         request,
         "lobby.html",
-        {"games": catalog(), "tables": tables, "recent": recent},
+        {"games": catalog(), "tables": tables, "recent": recent, "lessons": LESSONS},
     )
 
 
@@ -248,6 +249,7 @@ async def table_page(request: Request, code: str) -> Response:
             else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
+            "lesson": lesson_of(request, table),
             "invite": str(request.url_for("table_page", code=table.code)),
         },
     )
@@ -354,7 +356,8 @@ async def rules(request: Request, name: str) -> Response:
     page = rules_page(name)
     if page is None:
         raise TableError("Les règles de ce jeu arrivent bientôt.", 404)
-    return render(request, "rules.html", {"page": page, "name": name, "games": catalog()})
+    context = {"page": page, "name": name, "games": catalog(), "lessons": LESSONS}
+    return render(request, "rules.html", context)
 
 
 # ---------------------------------------------------------------------- ladders
