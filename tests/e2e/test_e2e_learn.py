@@ -1,14 +1,17 @@
-"""« Apprendre à jouer »: the guided first Chouine, played to its end in Debian's Chromium.
+"""« Apprendre à jouer »: the guided first games, played to their end in Debian's Chromium.
 
 From the rules page, one button opens a table against the easiest robot on a prepared deal
 (the learner leads with the trump mariage in hand); the lesson panel beside the usual table
-shows one rule at each step: the mariage to announce, the free play while the talon lasts,
-the draw after a trick, the obligations once it is empty, the count, and the end.
+shows one rule at each step: at Chouine the mariage to announce, the free play while the
+talon lasts, the draw after a trick, the obligations once it is empty, the count and the end;
+at Cul de Chouette the turn, the Chouette of the prepared first roll and the Sirotage, the
+reading of each roll, the races, and the end.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e_flow import chouine_move
@@ -73,4 +76,65 @@ def test_learn_button_on_the_lobby_only_for_games_with_a_lesson(tmp_path: Path) 
         page.locator("form[action='/apprendre/chouine'] button").click()
         page.wait_for_url("**/t/*?apprendre=1")
         page.wait_for_selector("#lesson[data-step]")
+        assert not errors, errors
+
+
+def cdc_move(page: Any) -> bool:
+    """The learner's part at Cul de Chouette: roll when asked, shout the right cry in a
+    race, keep a Chouette rather than sip, challenge nobody; windows close on the clock."""
+    message = current(page)
+    view, seat = message["view"], message["seat"]
+    if message["status"] != "live" or seat not in view["actors"]:
+        return False
+    race = view.get("race")
+    if race and seat not in race["order"]:
+        button = page.locator(f'.shout[data-cry="{race["cry"]}"]:not([disabled])')
+        if button.count():
+            button.first.click()
+            return True
+    roll = page.locator(".roll-button:not([disabled])")
+    if roll.count() and roll.first.is_visible():
+        roll.first.click()
+        return True
+    for entry in view["legal"]:
+        action = entry["action"]
+        if action["type"] == "siroter" and not action["yes"]:
+            page.evaluate("(a) => window.chouxTable.act(a)", action)
+            return True
+        if action["type"] in ("lancer", "souffler", "annoncer_total"):
+            page.evaluate("(a) => window.chouxTable.act(a)", action)
+            return True
+    return False
+
+
+def test_guided_cul_de_chouette_to_its_end(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.02) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        page.goto(f"{server.url}/regles/cul-de-chouette")
+        page.click("form.learn-form button")
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        assert lesson_step(page) in ("ouverture", "tour"), lesson_step(page)
+        shoot(page, "learn-cdc-start-phone")
+        # the prepared dice: the learner rolls first, a Chouette of fives, and may sip
+        page.click(".roll-button")
+        page.wait_for_function("() => window.chouxTable.current.view.last_roll !== null")
+        first = current(page)["view"]["last_roll"]
+        assert first["seat"] == 0 and sorted(first["dice"]) == [5, 5, 6], first
+        page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'siroter'")
+        shoot(page, "learn-cdc-first-chouette-phone")
+        steps = [lesson_step(page)]
+        moves = 600
+        while current(page)["status"] != "over" and moves:
+            moves -= 1
+            step = lesson_step(page)
+            if step != steps[-1]:
+                steps.append(step)
+            if not cdc_move(page):
+                page.wait_for_timeout(80)
+        assert current(page)["status"] == "over", steps
+        page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'fin'")
+        assert "lecture" in steps and "tour" in steps, steps
+        assert "Vous savez jouer" in page.locator("#lesson").inner_text()
+        shoot(page, "learn-cdc-end-phone")
         assert not errors, errors

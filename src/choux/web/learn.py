@@ -1,8 +1,8 @@
 """« Apprendre à jouer »: a guided first game against a robot, on a prepared deal.
 
 The game is a real table (same engine, same table page, same record); what makes it a lesson
-is its fixed seed (a deal chosen for what it teaches: at Chouine, a trump mariage to announce
-at the first card), a weak robot, and the lesson panel of the table page
+is its fixed seed (a deal or dice chosen for what they teach: at Chouine, a trump mariage to
+announce at the first card; at Cul de Chouette, a Chouette at the first roll), a weak robot, and the lesson panel of the table page
 (`static/js/lessons/<game>.js`), which shows one rule at each step of the game.
 """
 
@@ -38,6 +38,9 @@ LESSONS: dict[str, Lesson] = {
     "chouine": Lesson(
         "chouine", 2, 98, "random", {"manches": 1, "parties": 3, "scores_visibles": True}
     ),
+    # seed 5: the learner opens and rolls a Chouette of fives at once (then may sip); a
+    # short game to 100 points against the easy robot
+    "cul-de-chouette": Lesson("cul-de-chouette", 2, 5, "easy", {"objectif": 100}),
 }
 
 
