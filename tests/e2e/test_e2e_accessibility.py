@@ -101,6 +101,11 @@ def test_no_serious_axe_violation_on_any_page_or_table(tmp_path: Path, scheme: s
         for name in GAMES:
             pages += [f"/nouvelle?jeu={name}", f"/regles/{name}", f"/classement/{name}"]
         pages += [f"/t/{code}" for code in tables.values()]
+        for name in ("chouine", "cul-de-chouette"):  # the guided first games
+            page.goto(f"{server.url}/regles/{name}")
+            page.click("form.learn-form button")
+            page.wait_for_url("**/t/*?apprendre=1")
+            pages.append(page.url.replace(server.url, ""))
         record = _wait_for_record(server, finished)
         pages.append(f"/parties/{record}")
 
