@@ -4,6 +4,9 @@ UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
+# `make run PORT=9000 HOST=0.0.0.0`: where `choux serve` listens (it prints the address to open)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: setup run test lint typecheck pytest bench e2e clean
@@ -19,7 +22,7 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 setup: $(VENV)/.synced
 
 run: setup
-	$(BIN)/choux serve
+	$(BIN)/choux serve --host $(HOST) --port $(PORT)
 
 lint: setup
 	$(BIN)/ruff check src tests bench

@@ -352,9 +352,11 @@ class TableService:
         creator: str | None = None,
         prev_code: str | None = None,
         creator_player: str | None = None,
+        seed: int | None = None,
     ) -> tuple[LiveTable, str | None]:
         """A new table; the creator takes the first human seat. Returns it and their token.
-        `creator_player` is the creator's guest identity, which the rating ladder follows."""
+        `creator_player` is the creator's guest identity, which the rating ladder follows;
+        `seed` is for prepared deals (the guided first game), else a random one."""
         if game_name not in games.names():
             raise TableError("Ce jeu n'est pas disponible.", 404)
         game = games.get(game_name)
@@ -397,7 +399,7 @@ class TableService:
             code=new_code(),
             game=game_name,
             players=players,
-            seed=secrets.randbits(31),
+            seed=secrets.randbits(31) if seed is None else seed,
             options=full,
             clock=clock,
             status=status,

@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from choux.play.service import TableError, TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import pages, ws
+from choux.web import learn, pages, ws
 from choux.web.session import Sessions
 from choux.web.templating import render_error
 
@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
+    app.include_router(learn.router)
     app.include_router(ws.router)
 
     @app.middleware("http")

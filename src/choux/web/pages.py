@@ -14,6 +14,8 @@ from choux.engine.record import Record, RecordError, replay_steps
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import catalog, renderer, rules_page
+from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
+from choux.web.lessons import LESSONS, lesson_of
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -88,7 +90,7 @@ async def lobby(request: Request) -> Response:
     return render(
         request,
         "lobby.html",
-        {"games": catalog(), "tables": tables, "recent": recent},
+        {"games": catalog(), "tables": tables, "recent": recent, "lessons": LESSONS},
     )
 
 
@@ -137,7 +139,10 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
     available = [info for info in catalog() if info.available]
     if not available:
         return render_error(request, "Aucun jeu n'est encore disponible.", 503)
-    chosen = next((i for i in available if i.name == jeu), available[0])
+    chosen = next((i for i in available if i.name == jeu), None if jeu else available[0])
+    if chosen is None:
+        unknown = "Ce jeu n'existe pas sur Choux : choisissez-en un dans « Créer une table »."
+        return render_error(request, unknown, 404)
     game = chosen.game
     assert game is not None
     return render(
@@ -147,7 +152,8 @@ async def new_table(request: Request, jeu: str | None = None) -> Response:
             "games": available,
             "chosen": chosen,
             "game": game,
-            "options": option_fields(game),
+            "options": hinted_fields(game.name, option_fields(game), game.max_players),
+            "pendule": (PENDULE_LABEL, PENDULE_HELP),
             "players": list(range(game.min_players, game.max_players + 1)),
             "default_players": game.min_players,
             "seats": list(range(game.max_players)),
@@ -244,6 +250,7 @@ async def table_page(request: Request, code: str) -> Response:
             else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
+            "lesson": lesson_of(request, table),
             "invite": str(request.url_for("table_page", code=table.code)),
         },
     )
@@ -341,7 +348,8 @@ async def rules(request: Request, name: str) -> Response:
     page = rules_page(name)
     if page is None:
         raise TableError("Les règles de ce jeu arrivent bientôt.", 404)
-    return render(request, "rules.html", {"page": page, "name": name, "games": catalog()})
+    context = {"page": page, "name": name, "games": catalog(), "lessons": LESSONS}
+    return render(request, "rules.html", context)
 
 
 # ---------------------------------------------------------------------- ladders

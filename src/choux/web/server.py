@@ -9,12 +9,35 @@ from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
 
 
+def address_to_open(host: str, port: int) -> str:
+    """The exact address to type in a browser on this machine for a server bound to `host`:
+    the host itself, except for the « every interface » addresses, which are no address one
+    can open (this machine's loopback is); IPv6 literals go between brackets."""
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def banner(host: str, port: int, database: str) -> str:
+    """What `choux serve` prints before serving (French: the person who runs it reads it)."""
+    lines = [f"Choux est servi sur {address_to_open(host, port)}  (base : {database})"]
+    if host in ("", "0.0.0.0", "::"):
+        lines.append(
+            "À l'écoute sur toutes les interfaces : depuis un autre appareil, remplacez "
+            "l'adresse par celle de cette machine sur le réseau."
+        )
+    return "\n".join(lines)
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url or default_database_url())
     app = create_app(settings)
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     database = make_url(settings.database_url).render_as_string(hide_password=True)
-    print(f"Choux est servi sur http://{shown}:{port}/  (base : {database})", flush=True)
+    print(banner(host, port, database), flush=True)
     uvicorn.run(
         app,
         host=host,

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from choux.games.parlote import content as content_module
+from choux.games.parlote import data
 from choux.games.parlote.bots import fill, on_topic
 from choux.games.parlote.content import (
     ContentError,
@@ -162,3 +163,27 @@ def test_rules_page_has_four_suits_of_at_least_two_cards() -> None:
         assert len(section["cards"]) >= 2
         for card in section["cards"]:
             assert card["title"].strip() and card["text"].strip()
+
+
+def rules_card(title: str) -> str:
+    page = tomllib.loads(PAGE.read_text(encoding="utf-8"))
+    found = [c["text"] for s in page["sections"] for c in s["cards"] if c["title"] == title]
+    assert len(found) == 1, title
+    text: str = found[0]
+    return text
+
+
+def test_rules_page_gives_the_capot_value_where_it_is_bid_and_where_it_is_scored() -> None:
+    assert data.CAPOT == 250
+    for title in ("Annoncer ses atouts", "Contrat tenu, contrat chuté"):
+        text = rules_card(title)
+        assert "capot" in text and str(data.CAPOT) in text, title
+
+
+def test_rules_page_says_votes_are_secret_and_who_votes_on_the_readers_argument() -> None:
+    text = rules_card("Honneur, Jury ou Arbitre")
+    jury = text[text.index("**Jury**") : text.index("**Arbitre**")]
+    arbitre = text[text.index("**Arbitre**") :]
+    assert "secret" in jury
+    assert "voisin" not in arbitre  # the left neighbour no longer judges the reader alone
+    assert "trois autres joueurs votent" in arbitre and "secret" in arbitre

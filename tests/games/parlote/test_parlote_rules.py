@@ -220,3 +220,22 @@ def test_clean_argument_never_keeps_controls_or_outer_spaces(text: str) -> None:
     cleaned = rules.clean_argument(text)
     assert cleaned == cleaned.strip()
     assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in cleaned)
+
+
+def test_readers_argument_goes_to_vote_only_without_a_referee_seat() -> None:
+    assert rules.readers_argument_goes_to_vote(author=2, reader=2, referee=None)
+    assert not rules.readers_argument_goes_to_vote(author=1, reader=2, referee=None)
+    assert not rules.readers_argument_goes_to_vote(author=2, reader=2, referee=4)
+
+
+def test_votes_are_shown_only_once_the_vote_is_closed() -> None:
+    votes = ((0, False), (3, True))
+    assert rules.votes_shown(votes, vote_open=True) == []
+    assert rules.votes_shown(votes, vote_open=False) == [[0, False], [3, True]]
+
+
+def test_vote_tally_counts_missing_votes_for_the_argument() -> None:
+    assert rules.vote_tally([True, False, False]) == ("Vote clos : 1 pour l'argument, 2 contre.")
+    assert rules.vote_tally([False]) == (
+        "Vote clos : 0 pour l'argument, 1 contre ; 2 sans réponse (comptent pour l'argument)."
+    )

@@ -479,16 +479,112 @@ def test_arbitre_the_reader_judges_the_arguments_of_the_others() -> None:
     assert state.trick[-1].status == REJECTED and state.trick[-1].judge == 0
 
 
-def test_arbitre_the_readers_own_argument_is_judged_by_their_left_neighbour() -> None:
+def reader_argues_last_in_arbitre_mode() -> ParloteState:
+    """Arbitre mode with four players, reader 0: seats 1-3 play without argument, then the
+    reader plays with one."""
     state = arrange(
         4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
     )
     for seat in (1, 2, 3):
         state.apply(seat, Play(first(state, seat), ""))
     state.apply(0, Play(first(state, 0), argument(state)))
-    assert state.actors() == (1,)
-    state.apply(1, Judge(True))
+    return state
+
+
+def test_arbitre_the_readers_own_argument_goes_to_a_vote_of_the_three_others() -> None:
+    state = reader_argues_last_in_arbitre_mode()
+    assert state.window is not None and state.window.kind == "vote"
+    assert state.actors() == (1, 2, 3)
+    for seat in (1, 2, 3):
+        assert [a.to_json() for a in state.legal_actions(seat)] == [
+            Vote(True).to_json(),
+            Vote(False).to_json(),
+        ]
+    assert state.legal_actions(0) == []
+    refused(state, 0, Vote(True), "propre argument")
+    with pytest.raises(WindowClosed):
+        state.apply(1, Judge(True))  # nobody judges it alone, the left neighbour neither
+    deadline = state.deadline()
+    assert deadline is not None and deadline.seconds == data.VOTE_SECONDS
+
+
+def test_arbitre_the_readers_own_argument_is_rejected_by_a_majority_of_two() -> None:
+    state = reader_argues_last_in_arbitre_mode()
+    state.apply(1, Vote(False))
+    state.apply(2, Vote(True))
+    state.apply(3, Vote(False))
+    played = state.tricks[-1].plays[-1]
+    assert played.seat == 0 and played.status == REJECTED and played.judge is None
+    assert played.votes == ((1, False), (2, True), (3, False))
+
+
+def test_arbitre_the_readers_own_argument_is_kept_unless_a_majority_rejects_it() -> None:
+    state = reader_argues_last_in_arbitre_mode()
+    state.apply(1, Vote(False))  # the left neighbour alone no longer decides
+    state.apply(2, Vote(True))
+    state.apply(3, Vote(True))
     assert state.tricks[-1].plays[-1].status == COUNTS
+    state = reader_argues_last_in_arbitre_mode()
+    state.apply(1, Vote(False))
+    state.apply_timeout()  # the two missing votes count for the argument
+    assert state.tricks[-1].plays[-1].status == COUNTS
+
+
+def test_arbitre_the_reader_still_judges_alone_the_arguments_of_the_others() -> None:
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
+    state.apply(1, Play(first(state, 1), argument(state)))
+    assert state.window is not None and state.window.kind == "judge"
+    assert state.actors() == (0,)
+
+
+def votes_seen_by(state: ParloteState, viewer: int | None) -> list[object]:
+    """Every vote any part of `viewer`'s view shows on the argument under vote."""
+    view = state.view(viewer)
+    seen: list[object] = list(view["trick"]["plays"][-1]["votes"])
+    if view["window"] is not None:
+        seen += view["window"]["play"]["votes"]
+    return seen
+
+
+def test_jury_votes_are_secret_until_the_vote_closes() -> None:
+    state = arrange(
+        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
+    state.apply(1, Play(first(state, 1), argument(state)))
+    state.apply(0, Contest())
+    state.apply(0, Vote(False))
+    state.apply(3, Vote(True))
+    for viewer in (None, 0, 1, 2, 3):
+        assert votes_seen_by(state, viewer) == [], viewer
+        view = state.view(viewer)
+        assert view["trick"]["plays"][-1]["votes_cast"] == 2
+        assert view["window"]["play"]["votes_cast"] == 2
+        assert "false" not in json.dumps(view["trick"]["plays"][-1]["votes"])
+    state.apply(2, Vote(False))
+    closed = state.view(1)["trick"]["plays"][-1]
+    assert closed["status"] == REJECTED
+    assert closed["votes"] == [[0, False], [3, True], [2, False]]
+
+
+def test_arbitre_votes_on_the_readers_argument_are_secret_until_the_vote_closes() -> None:
+    state = arrange(
+        4, options={"mode": "arbitre"}, reader=0, hands=standard_hands(), contract=contract_for()
+    )
+    state.apply(1, Play(first(state, 1), ""))
+    state.apply(2, Play(first(state, 2), ""))
+    state.apply(3, Play(first(state, 3), ""))
+    state.apply(0, Play(first(state, 0), argument(state)))
+    state.apply(2, Vote(False))
+    for viewer in (None, 0, 1, 2, 3):
+        assert votes_seen_by(state, viewer) == [], viewer
+    state.apply(1, Vote(True))
+    events = state.apply(3, Vote(False))
+    assert state.tricks[-1].plays[-1].status == REJECTED
+    shown = state.view(0)["last_trick"]["plays"][-1]["votes"]
+    assert shown == [[2, False], [1, True], [3, False]]
+    assert any(e.kind == "vote_closed" and "1 pour" in e.text for e in events)
 
 
 def test_arbitre_deadline_accepts_the_argument() -> None:

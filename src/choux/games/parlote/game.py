@@ -25,9 +25,9 @@ class ParloteGame(Game):
     """La parlote coinchée: two teams of two argue with fallacy cards over a scenario.
 
     Arbitre mode (the rules file allows « a referee seat, or the reader »): with four
-    players, the reader of each deal judges every argument but their own, which the
-    player on their left judges; with five, seat 4 is a referee who holds no cards and
-    judges every argument. Five seats are refused in the other modes."""
+    players, the reader of each deal judges every argument but their own, which go to a
+    secret majority vote of the three others; with five, seat 4 is a referee who holds no
+    cards and judges every argument. Five seats are refused in the other modes."""
 
     name = "parlote"
     title = "La parlote coinchée"

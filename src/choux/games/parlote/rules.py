@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from choux.engine.base import IllegalAction
+from choux.engine.base import JSON, IllegalAction
 from choux.games.parlote import data
 from choux.games.parlote.content import Card
 
@@ -129,6 +129,31 @@ def trick_winner(
     if tied:
         why += " ; égalité : la première jouée l'emporte"
     return best, why[0].upper() + why[1:]
+
+
+def readers_argument_goes_to_vote(author: int, reader: int | None, referee: int | None) -> bool:
+    """Arbitre mode: the reader judges the arguments of the others, but never their own.
+    With no referee seat, the reader's own argument goes to a secret majority vote of the
+    three other players, as in Jury; a referee seat judges every argument itself."""
+    return referee is None and author == reader
+
+
+def votes_shown(votes: Sequence[tuple[int, bool]], vote_open: bool) -> list[list[JSON]]:
+    """The votes a view may show: none while the vote is open (a ballot stays secret until
+    it closes, so that nobody votes by following the others), all of them once closed."""
+    if vote_open:
+        return []
+    return [[seat, counts] for seat, counts in votes]
+
+
+def vote_tally(votes: Sequence[bool]) -> str:
+    """The French line the log shows once a vote closes (never before: it is secret)."""
+    missing = data.PLAYERS - 1 - len(votes)
+    text = f"Vote clos : {votes.count(True)} pour l'argument, {votes.count(False)} contre"
+    if missing:
+        verb = "compte" if missing == 1 else "comptent"
+        text += f" ; {missing} sans réponse ({verb} pour l'argument)"
+    return text + "."
 
 
 def vote_rejects(votes: Sequence[bool | None]) -> bool:

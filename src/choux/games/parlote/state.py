@@ -35,7 +35,8 @@ as typed and must be displayed escaped):
   "coinched_by"}
 - "trick": {"number": 1..7, "leader": seat, "plays": [play]}; a play is {"seat", "card":
   card (as in "hand"), "argument", "status": "none"|"pending"|"counts"|"rejected",
-  "status_label", "contester", "votes": [[seat, bool]], "judge"}
+  "status_label", "contester", "votes": [[seat, bool]], "votes_cast": int, "judge"}; the
+  votes are secret while their vote is open ("votes" empty, "votes_cast" counts them)
 - "last_trick": None or {"leader", "plays", "winner", "why", "points"}
 - "tricks_won": [team 0, team 1]; "deal_points": [team 0, team 1] (card points so far)
 - "contests_left": [team 0, team 1] (Jury mode: 2 per team per deal)
@@ -44,8 +45,9 @@ as typed and must be displayed escaped):
   "contest" window (the author's opponents, 15 s) then, if contested, a "vote" window
   (the three others, 30 s; a missing vote counts for the argument). Arbitre mode: a
   "judge" window (30 s, then it counts). With four players the reader judges every
-  argument but their own, which the player on the reader's left judges; with five, seat
-  4 is the arbiter and judges every argument, the reader's too.
+  argument but their own, which goes to a secret "vote" of the three others (as in Jury,
+  without a contest); with five, seat 4 is the arbiter and judges every argument, the
+  reader's too.
 - "players": 4 or 5; "arbiter": 4 when a fifth seat referees (Arbitre mode), else None.
   The arbiter holds no cards, never bids nor claims, and only ever has Judge actions; its
   view is the public one ("hand" empty, "team" None, no italic line: the rules file shows
@@ -234,14 +236,13 @@ class ParloteState(State):
         return data.PLAYERS if self.players > data.PLAYERS else None
 
     def arbiter(self) -> int:
-        """Arbitre mode: the fifth seat if any; else the reader judges, except their own
-        arguments, judged by the player on the reader's left."""
+        """Arbitre mode: the fifth seat if any, else the reader (whose own arguments go to
+        a vote instead, see `rules.readers_argument_goes_to_vote`)."""
         fifth = self.arbiter_seat()
         if fifth is not None:
             return fifth
         assert self.reader is not None
-        author = self.author()
-        return rules.next_seat(self.reader) if author == self.reader else self.reader
+        return self.reader
 
     def coinchers(self) -> tuple[int, ...]:
         if self.phase != BIDDING or self.high is None:
@@ -563,6 +564,8 @@ class ParloteState(State):
                 status, window = PENDING, Window(CONTEST)
             else:
                 status = COUNTS
+        elif rules.readers_argument_goes_to_vote(seat, self.reader, self.arbiter_seat()):
+            status, window = PENDING, Window(VOTE)
         else:
             status, window = PENDING, Window(JUDGE)
         self.trick.append(PlayedCard(seat, code, argument, status))
@@ -671,7 +674,8 @@ class ParloteState(State):
     def _resolve_vote(self) -> list[Event]:
         votes = [v for _, v in self.trick[-1].votes]
         rejected = rules.vote_rejects(votes)
-        return self._set_status(REJECTED if rejected else COUNTS, judge=None)
+        tally = Event("vote_closed", rules.vote_tally(votes), self.trick[-1].seat)
+        return [tally, *self._set_status(REJECTED if rejected else COUNTS, judge=None)]
 
     def _judge(self, seat: int, counts: bool) -> list[Event]:
         if self.phase != PLAY or self.window is None or self.window.kind != JUDGE:
@@ -806,6 +810,11 @@ class ParloteState(State):
         view = played.to_json()
         view["card"] = self.card_view(played.card)
         view["status_label"] = STATUS_LABELS[played.status]
+        vote_open = (
+            self.window is not None and self.window.kind == VOTE and played is self.trick[-1]
+        )
+        view["votes"] = rules.votes_shown(played.votes, vote_open)
+        view["votes_cast"] = len(played.votes)
         return view
 
     def scenario_view(self, seat: int | None) -> dict[str, JSON] | None:

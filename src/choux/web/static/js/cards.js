@@ -23,6 +23,7 @@ export function cardEl(code, { tag = "div", playable = false, small = false, onc
   if (FACES[code[0]]) classes.push("face");
   if (extraClass) classes.push(extraClass);
   const attrs = { class: classes.join(" "), "aria-label": cardName(code), title: cardName(code), dataset: { card: code } };
+  if (tag !== "button") attrs.role = "img";  // a label on a plain div needs a role to be read
   if (tag === "button") {
     attrs.type = "button";
     if (!playable) attrs.disabled = true;

@@ -2,6 +2,8 @@
 import { clear, h } from "./dom.js";
 import { SeatChannel, tableSocketUrl } from "./net.js";
 import * as generic from "./games/generic.js";
+import { headline, placeLine } from "./outcome.js";
+import { announce, announceTurn } from "./announce.js";
 
 const root = document.getElementById("table");
 const code = root.dataset.code;
@@ -21,10 +23,14 @@ try {
 }
 
 let current = JSON.parse(document.getElementById("initial-state").textContent);
+let announcedTo = current.log_to;
 const channel = new SeatChannel(tableSocketUrl(code), {
   banner,
   initial: current,
   onState: (message) => {
+    // new log lines are said once (an ack re-delivers the same state; a full resync is not news)
+    if (!message.full && message.log_to !== announcedTo) announce(message.log.map((line) => line.text));
+    announcedTo = message.log_to;
     current = message;
     draw();
   },
@@ -89,7 +95,12 @@ function drawResult() {
   box.hidden = !result;
   if (!result) return;
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
-  document.getElementById("result-title").textContent = result.reason || "Partie terminée";
+  const arbiter = current.view.arbiter;
+  const title = headline(result, mySeat, names(), arbiter);
+  if (appearing) announce([title]);
+  document.getElementById("result-title").textContent = title;
+  document.getElementById("result-place").textContent = placeLine(result, mySeat, arbiter, current.view.teams);
+  document.getElementById("result-reason").textContent = result.reason || "";
   const list = clear(document.getElementById("result-list"));
   const order = result.ranks.map((rank, seat) => ({ rank, seat }))
     .filter(({ seat }) => seat !== current.view.arbiter)  // a referee plays for no score
@@ -146,6 +157,7 @@ function statusLine() {
   }
   const myTurn = mySeat !== null && actors.includes(mySeat) && current.status === "live";
   root.classList.toggle("my-turn", myTurn);
+  announceTurn(myTurn, text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
 }
 

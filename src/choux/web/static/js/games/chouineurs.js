@@ -18,6 +18,7 @@ export function dcardEl(card, { tag = "div", playable = false, onclick = null, f
   const bottom = flipped ? card.top : card.bottom;
   const label = `${top.value} ${top.colour} (dos : ${bottom.value} ${bottom.colour})`;
   const attrs = { class: `dcard${playable ? " playable" : ""}${extraClass ? ` ${extraClass}` : ""}`, "aria-label": label, title: label, dataset: { card: card.card || "" } };
+  if (tag !== "button") attrs.role = "img";  // a label on a plain div needs a role to be read
   if (tag === "button") {
     attrs.type = "button";
     if (!playable) attrs.disabled = true;

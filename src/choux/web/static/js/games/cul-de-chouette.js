@@ -79,7 +79,7 @@ function legalOf(ctx, seat) {
 }
 
 function die(value, role, rolling, delay) {
-  const face = h("span", { class: `die${rolling ? " rolling" : ""}${value ? "" : " empty"}`, "aria-label": value ? `dé : ${value}` : "dé pas encore lancé", dataset: { value: value || "" } });
+  const face = h("span", { class: `die${rolling ? " rolling" : ""}${value ? "" : " empty"}`, role: "img", "aria-label": value ? `dé : ${value}` : "dé pas encore lancé", dataset: { value: value || "" } });
   if (delay) face.style.setProperty("animation-delay", `${delay}ms`);
   for (let i = 1; i <= 9; i++) face.append(h("i", { class: value && PIPS[value].includes(i) ? "pip on" : "pip" }));
   return h("figure", { class: `die-slot ${role}` }, face, h("figcaption", { text: role === "cul" ? "le Cul" : role === "chouette" ? "Chouette" : "" }));
@@ -190,7 +190,7 @@ function sheet(view, s, ctx, bevueBy) {
   const pct = Math.min(100, (100 * s.score) / (view.target || 343));
   const bar = h("span", { class: "score-fill" });
   bar.style.setProperty("width", `${pct}%`);
-  const mark = (on, text, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, "aria-label": `${title} : ${on ? "oui" : "non"}` }, text);
+  const mark = (on, text, title, extra = "") => h("span", { class: `mark${on ? " on" : ""}${extra}`, title, role: "img", "aria-label": `${title} : ${on ? "oui" : "non"}` }, text);
   const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
   const declarer = bevueBy.get(s.seat);
   const canBevue = declarer !== undefined;

@@ -157,6 +157,12 @@ function cardLine(view, c) {
   return line;
 }
 
+/** Votes are secret while their vote is open: the view sends only how many were cast. */
+function ballotText(p) {
+  if ((p.votes || []).length || p.status !== "pending" || !p.votes_cast) return "";
+  return ` · vote secret : ${p.votes_cast} voix sur 3`;
+}
+
 function playRow(view, p, ctx, winner) {
   const votes = (p.votes || []).map(([seat, counts]) => `${ctx.names[seat]} : ${counts ? "compte" : "ne compte pas"}`);
   return h("li", { class: `play status-${p.status}${winner === p.seat ? " won" : ""}`, dataset: { seat: p.seat } },
@@ -165,7 +171,7 @@ function playRow(view, p, ctx, winner) {
     h("p", { class: "status-label" }, h("span", { text: p.status_label }),
       p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
       p.judge !== null && p.judge !== undefined ? ` · jugé par ${ctx.names[p.judge]}` : "",
-      votes.length ? ` · ${votes.join(", ")}` : ""));
+      votes.length ? ` · ${votes.join(", ")}` : "", ballotText(p)));
 }
 
 function trickArea(view, ctx) {
@@ -189,7 +195,9 @@ function windowBanner(view, ctx) {
   const author = names[w.author];
   const text = {
     contest: `${author} a argumenté : les adversaires peuvent contester.`,
-    vote: `Argument de ${author} contesté : les trois autres votent.`,
+    vote: view.mode === "arbitre"
+      ? `Le piocheur ${author} ne juge pas son propre argument : les trois autres votent, en secret.`
+      : `Argument de ${author} contesté : les trois autres votent, en secret.`,
     judge: w.eligible.length && w.eligible[0] === ctx.seat
       ? `À vous d'arbitrer : l'argument de ${author} compte-t-il ?`
       : `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument de ${author} compte-t-il ?`,
@@ -202,7 +210,15 @@ function windowBanner(view, ctx) {
     h("p", { class: "banner-title", text }),
     w.play.argument ? h("blockquote", { class: "argument", text: w.play.argument }) : null,
     h("p", { class: "banner-card" }, "Carte : ", h("strong", { text: w.play.card.name }), ` — ${w.play.card.definition}`),
-    left);
+    votedNote(view, ctx), left);
+}
+
+/** After voting, the voter waits: their vote (like the others') shows when the vote closes. */
+function votedNote(view, ctx) {
+  const w = view.window;
+  if (w.kind !== "vote" || ctx.seat === null || ctx.seat === undefined || ctx.seat === w.author) return null;
+  if (w.eligible.includes(ctx.seat) || ctx.seat >= 4) return null;
+  return h("p", { class: "hint voted-note", text: `Vous avez voté. Les voix restent secrètes jusqu'à la clôture (${w.play.votes_cast} sur 3).` });
 }
 
 function lastTrick(view, ctx) {

@@ -1,0 +1,89 @@
+"""`choux serve` and `make run`: listen where asked, print the exact address to open."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from choux.web.server import address_to_open, banner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8000/"),
+        ("0.0.0.0", "http://127.0.0.1:8000/"),
+        ("", "http://127.0.0.1:8000/"),
+        ("192.168.1.20", "http://192.168.1.20:8000/"),
+        ("choux.example.org", "http://choux.example.org:8000/"),
+        ("::", "http://[::1]:8000/"),
+        ("::1", "http://[::1]:8000/"),
+    ],
+)
+def test_address_to_open_is_the_host_or_the_loopback_for_every_interface(
+    host: str, expected: str
+) -> None:
+    assert address_to_open(host, 8000) == expected
+
+
+def test_banner_names_the_address_and_warns_about_every_interface() -> None:
+    local = banner("127.0.0.1", 9000, "sqlite:///choux.sqlite3")
+    assert local.startswith("Choux est servi sur http://127.0.0.1:9000/")
+    assert "localhost" not in local and "\n" not in local
+    everywhere = banner("0.0.0.0", 9000, "sqlite:///choux.sqlite3")
+    assert everywhere.startswith("Choux est servi sur http://127.0.0.1:9000/")
+    assert "toutes les interfaces" in everywhere
+
+
+def test_make_run_passes_port_and_host_to_choux_serve() -> None:
+    def dry(*args: str) -> str:
+        done = subprocess.run(
+            ["make", "-n", "run", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip().splitlines()[-1]
+
+    assert dry().endswith("choux serve --host 127.0.0.1 --port 8000")
+    assert dry("PORT=9001", "HOST=0.0.0.0").endswith("choux serve --host 0.0.0.0 --port 9001")
+
+
+def test_choux_serve_prints_the_address_that_answers(tmp_path: Path) -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "choux", "serve", "--port", str(port)]
+    command += ["--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith(f"Choux est servi sur http://127.0.0.1:{port}/"), line
+        address = line.split()[4]
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(address, timeout=2) as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"nothing answers at {address}")
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -1,0 +1,140 @@
+"""« Apprendre à jouer »: the guided first games, played to their end in Debian's Chromium.
+
+From the rules page, one button opens a table against the easiest robot on a prepared deal
+(the learner leads with the trump mariage in hand); the lesson panel beside the usual table
+shows one rule at each step: at Chouine the mariage to announce, the free play while the
+talon lasts, the draw after a trick, the obligations once it is empty, the count and the end;
+at Cul de Chouette the turn, the Chouette of the prepared first roll and the Sirotage, the
+reading of each roll, the races, and the end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_flow import chouine_move
+from e2e_tables import DESKTOP, PHONE, chromium, current, live_server, shoot, watched_page
+
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
+
+
+def lesson_step(page: object) -> str:
+    return str(page.locator("#lesson").get_attribute("data-step"))  # type: ignore[attr-defined]
+
+
+def test_guided_chouine_from_the_rules_page_to_its_end(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        page.goto(f"{server.url}/regles/chouine")
+        page.click("form.learn-form button")
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        view = current(page)["view"]
+        assert view["players"] == 2 and current(page)["seat"] == 0
+        # the prepared deal: Alice leads holding king and queen of trump
+        assert lesson_step(page) == "annonce", lesson_step(page)
+        assert "mariage" in page.locator("#lesson").inner_text().lower()
+        shoot(page, "learn-chouine-annonce-phone")
+        page.set_viewport_size(DESKTOP)
+        shoot(page, "learn-chouine-annonce-desktop")
+        page.set_viewport_size(PHONE)
+        page.locator("#actions .button.action", has_text="mariage").first.click()
+        page.wait_for_function("() => window.chouxTable.current.view.declarations.length > 0")
+
+        steps = ["annonce"]
+        deadline_moves = 400
+        while current(page)["status"] != "over" and deadline_moves:
+            deadline_moves -= 1
+            step = lesson_step(page)
+            if step != steps[-1]:
+                steps.append(step)
+                if step in ("talon-ferme", "decompte"):
+                    shoot(page, f"learn-chouine-{step}-phone")
+            if not chouine_move(page):
+                page.wait_for_timeout(100)
+        assert current(page)["status"] == "over", "the guided game did not end"
+        page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'fin'")
+        assert "Vous savez jouer" in page.locator("#lesson").inner_text()
+        seen = set(steps) | {"fin"}
+        for step in ("annonce", "pioche", "talon-ferme", "decompte", "fin"):
+            assert step in seen, steps
+        progress = page.locator("#lesson-progress").text_content() or ""
+        assert "règles vues sur 8" in progress, progress
+        shoot(page, "learn-chouine-end-phone")
+        assert not errors, errors
+
+
+def test_learn_button_on_the_lobby_only_for_games_with_a_lesson(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server, chromium() as browser:
+        page, errors = watched_page(browser, DESKTOP)
+        page.goto(server.url)
+        tiles = page.locator(".game-tile", has=page.locator("form.learn-form"))
+        assert tiles.count() >= 1
+        assert "Chouine" in tiles.first.inner_text()
+        page.locator("form[action='/apprendre/chouine'] button").click()
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        assert not errors, errors
+
+
+def cdc_move(page: Any) -> bool:
+    """The learner's part at Cul de Chouette: roll when asked, shout the right cry in a
+    race, keep a Chouette rather than sip, challenge nobody; windows close on the clock."""
+    message = current(page)
+    view, seat = message["view"], message["seat"]
+    if message["status"] != "live" or seat not in view["actors"]:
+        return False
+    race = view.get("race")
+    if race and seat not in race["order"]:
+        button = page.locator(f'.shout[data-cry="{race["cry"]}"]:not([disabled])')
+        if button.count():
+            button.first.click()
+            return True
+    roll = page.locator(".roll-button:not([disabled])")
+    if roll.count() and roll.first.is_visible():
+        roll.first.click()
+        return True
+    for entry in view["legal"]:
+        action = entry["action"]
+        if action["type"] == "siroter" and not action["yes"]:
+            page.evaluate("(a) => window.chouxTable.act(a)", action)
+            return True
+        if action["type"] in ("lancer", "souffler", "annoncer_total"):
+            page.evaluate("(a) => window.chouxTable.act(a)", action)
+            return True
+    return False
+
+
+def test_guided_cul_de_chouette_to_its_end(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.02) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        page.goto(f"{server.url}/regles/cul-de-chouette")
+        page.click("form.learn-form button")
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        assert lesson_step(page) in ("ouverture", "tour"), lesson_step(page)
+        shoot(page, "learn-cdc-start-phone")
+        # the prepared dice: the learner rolls first, a Chouette of fives, and may sip
+        page.click(".roll-button")
+        page.wait_for_function("() => window.chouxTable.current.view.last_roll !== null")
+        first = current(page)["view"]["last_roll"]
+        assert first["seat"] == 0 and sorted(first["dice"]) == [5, 5, 6], first
+        page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'siroter'")
+        shoot(page, "learn-cdc-first-chouette-phone")
+        steps = [lesson_step(page)]
+        moves = 600
+        while current(page)["status"] != "over" and moves:
+            moves -= 1
+            step = lesson_step(page)
+            if step != steps[-1]:
+                steps.append(step)
+            if not cdc_move(page):
+                page.wait_for_timeout(80)
+        assert current(page)["status"] == "over", steps
+        page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'fin'")
+        assert "lecture" in steps and "tour" in steps, steps
+        assert "Vous savez jouer" in page.locator("#lesson").inner_text()
+        shoot(page, "learn-cdc-end-phone")
+        assert not errors, errors

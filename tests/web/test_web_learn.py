@@ -1,0 +1,40 @@
+"""« Apprendre à jouer » over HTTP: a lesson table on its prepared deal, refused elsewhere."""
+
+from __future__ import annotations
+
+from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, csrf_of
+
+from choux.web.lessons import LESSONS
+
+
+def test_lesson_opens_a_table_on_the_prepared_deal_against_the_easiest_robot(
+    sqlite_url: str,
+) -> None:
+    lesson = LESSONS["chouine"]
+    with client(sqlite_url) as c:
+        csrf = csrf_of(c.get("/regles/chouine").text)
+        answer = c.post("/apprendre/chouine", data={"csrf": csrf}, follow_redirects=False)
+        assert answer.status_code == 303
+        location = str(answer.headers["location"])
+        assert location.endswith("?apprendre=1")
+        code = location.split("/t/", 1)[1].split("?", 1)[0]
+        table = c.app.state.service.tables[code]  # type: ignore[attr-defined]
+        page = c.get(location)
+        plain = c.get(f"/t/{code}")
+        state = c.get(f"/t/{code}/etat.json").json()
+    assert table.row.seed == lesson.seed and table.row.players == lesson.players
+    assert [s.kind for s in table.seats] == ["human", "bot"]
+    assert table.seats[1].level == lesson.bot
+    assert state["seat"] == 0 and state["status"] == "live"
+    assert 'id="lesson"' in page.text and "/static/js/lessons/chouine.js" in page.text
+    assert 'id="lesson"' not in plain.text  # the same table without the lesson panel
+
+
+def test_lesson_refused_for_a_game_without_one_and_without_csrf(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        csrf = csrf_of(c.get("/").text)
+        missing = c.post("/apprendre/belote", data={"csrf": csrf}, follow_redirects=False)
+        forged = c.post("/apprendre/chouine", data={"csrf": "x"}, follow_redirects=False)
+    assert missing.status_code == 404 and "partie guidée" in missing.text
+    assert forged.status_code == 403
