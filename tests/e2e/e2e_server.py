@@ -48,6 +48,9 @@ class LiveServer:
             "grace_seconds": 0.0,
             "deadline_scale": 0.1,
             "heartbeat_seconds": 5.0,
+            "limit_create": "",  # browser tests create many tables at once
+            "limit_join": "",
+            "limit_messages": "",
         }
         values.update(self.settings)
         self.app = create_app(Settings(**values))

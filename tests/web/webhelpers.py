@@ -75,6 +75,11 @@ def settings(url: str, **overrides: Any) -> Settings:
         "grace_seconds": 0.0,
         "heartbeat_seconds": 15.0,
         "deadline_scale": 0.02,
+        # tests play as fast as they can: no rate limits unless a test sets them
+        "limit_create": "",
+        "limit_join": "",
+        "limit_messages": "",
+        "restore_quiet_seconds": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

@@ -14,6 +14,7 @@ from choux.engine.record import Record, RecordError
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
+from choux.web.ratelimits import client_key
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -188,7 +189,14 @@ async def create_table(request: Request) -> Response:
         raise TableError("Pendule impossible.") from error
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
     table, token = await service_of(request).create(
-        name, players, options, specs, clock, creator, creator_player=session_of(request).player
+        name,
+        players,
+        options,
+        specs,
+        clock,
+        creator,
+        creator_player=session_of(request).player,
+        client=client_key(request),
     )
     if token is not None:
         host = next(s for s in table.seats if s.host)
