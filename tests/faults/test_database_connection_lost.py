@@ -17,11 +17,11 @@ from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
-from faulthelpers import Acks, check_stored, duel, fault_settings, play, running  # noqa: E402
-from webhelpers import PG_BASE, postgres_or_skip  # noqa: E402
+from faulthelpers import Acks, check_stored, duel, fault_settings, play, running
+from webhelpers import PG_BASE, postgres_or_skip
 
-from choux.play.errors import TableError  # noqa: E402
-from choux.play.service import SeatSpec, TableService  # noqa: E402
+from choux.play.errors import TableError
+from choux.play.service import SeatSpec, TableService
 
 
 class Killer:
