@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.record import Record, RecordError
+from choux.fairness import commitment
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
@@ -252,6 +253,7 @@ async def table_page(request: Request, code: str) -> Response:
             "shared_seats": shared_seats(session, table),
             "name": session.name,
             "invite": str(request.url_for("table_page", code=table.code)),
+            "commitment": commitment(table.row.seed),
         },
     )
 
