@@ -85,8 +85,9 @@ def settings(url: str, **overrides: Any) -> Settings:
     return Settings(**values)
 
 
-def client(url: str, **overrides: Any) -> TestClient:
-    return TestClient(create_app(settings(url, **overrides)))
+def client(url: str, raise_server_exceptions: bool = True, **overrides: Any) -> TestClient:
+    app = create_app(settings(url, **overrides))
+    return TestClient(app, raise_server_exceptions=raise_server_exceptions)
 
 
 def csrf_of(html: str) -> str:
