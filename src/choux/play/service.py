@@ -262,6 +262,8 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
         except BadName as error:
             raise TableError(str(error)) from error
         async with table.lock:
+            if table.status == "over":
+                raise TableError("Cette table est fermée : créez-en une nouvelle.", "gone")
             free = table.open_seats()
             if not free:
                 raise TableError("Cette table est complète.", "conflict")
