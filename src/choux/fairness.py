@@ -29,4 +29,4 @@ def commitment(seed: int) -> str:
 
 def matches(seed: int, claimed: str) -> bool:
     """Does `claimed` (as shown on the table page) commit to `seed`?"""
-    return hmac.compare_digest(commitment(seed), claimed.strip().lower())
+    return hmac.compare_digest(commitment(seed).encode(), claimed.strip().lower().encode())

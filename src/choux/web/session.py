@@ -71,7 +71,8 @@ class Session:
         self.dirty = True
 
     def check_csrf(self, value: object) -> bool:
-        return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
+        # bytes: compare_digest refuses str with non-ASCII characters (a forged token)
+        return isinstance(value, str) and hmac.compare_digest(value.encode(), self.csrf.encode())
 
 
 class Sessions:
