@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
-from urllib.parse import quote
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
