@@ -515,6 +515,10 @@ class Store:
     def _after_failure(self, args: tuple[Any, ...], error: Exception) -> int | BaseException | None:
         """A failed append: its outcome if the store holds it anyway, else the error."""
         table_id, seq, _seat, action, client_id, record = args
+        if isinstance(error, VersionConflict) and client_id is None:
+            # a bot's or a clock's move: another process may well have stored the very same
+            # move; the caller catches up from the store instead of guessing it was its own
+            return error
         try:
             assert self.writer_engine is not None
             with self.writer_engine.connect() as conn:
