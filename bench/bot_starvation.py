@@ -44,7 +44,7 @@ async def answer_times(service: TableService, moves: int) -> list[float]:
         version = await service.act(table, 0, action, uuid.uuid4().hex)
         start = time.perf_counter()
         if table.state.actors() and 0 not in table.state.actors():  # a bot must answer
-            await until(lambda: table.version > version or table.status != "live", 60)
+            await until(lambda v=version: table.version > v or table.status != "live", 60)
             times.append(time.perf_counter() - start)
     return times
 
