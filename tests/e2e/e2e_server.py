@@ -51,6 +51,7 @@ class LiveServer:
             "limit_create": "",  # browser tests create many tables at once
             "limit_join": "",
             "limit_messages": "",
+            "restore_quiet_seconds": 1.0,  # bots wait a moment after a restart
         }
         values.update(self.settings)
         self.app = create_app(Settings(**values))
