@@ -72,3 +72,23 @@ def test_the_forwarded_protocol_is_believed_only_from_a_trusted_proxy(sqlite_url
     assert "Secure" in cookie_of(trusted)
     assert "strict-transport-security" in trusted.headers
     assert "Secure" not in cookie_of(untrusted)
+
+
+def test_a_socket_the_store_cannot_serve_is_closed_with_a_code(sqlite_url: str) -> None:
+    import pytest
+    from starlette.websockets import WebSocketDisconnect
+
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        service = c.app.state.service
+
+        async def away(code: str) -> None:
+            raise OSError("database away")
+
+        service.get = away
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            c.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            ws.receive_json()
+    assert closed.value.code == 1011

@@ -99,6 +99,10 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     except TableError:
         await websocket.close(code=4404, reason="table inconnue")
         return
+    except Exception as error:  # the store away: say so with a close code, no traceback
+        log.warning("table %s: cannot open a socket: %s", code, error)
+        await websocket.close(code=1011, reason="serveur indisponible")
+        return
     session = sessions.load(websocket)
     entry = session.seat_at(code)
     seat = table.seat_for_token(*entry) if entry is not None else None
