@@ -66,3 +66,26 @@ def test_a_read_only_database_stops_the_start_with_one_french_line(tmp_path: Pat
         assert_refused(serve(path), "lecture seule")
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_a_bad_rate_limit_setting_stops_the_start_with_one_french_line(tmp_path: Path) -> None:
+    import os
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "choux",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--db",
+            f"sqlite:///{tmp_path / 'choux.sqlite3'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "CHOUX_LIMIT_CREATE": "beaucoup"},
+    )
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "CHOUX_LIMIT_CREATE invalide" in result.stderr

@@ -43,9 +43,9 @@ class Limits:
             storage = storage_from_string("async+memory://")
         self.limiter = MovingWindowRateLimiter(storage)
         self.items: dict[str, RateLimitItem | None] = {
-            "create": _parse(settings.limit_create),
-            "join": _parse(settings.limit_join),
-            "messages": _parse(settings.limit_messages),
+            "create": _parse("CHOUX_LIMIT_CREATE", settings.limit_create),
+            "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
+            "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
         }
 
     async def allow(self, kind: str, client: str) -> bool:
@@ -68,8 +68,19 @@ class Limits:
         return None
 
 
-def _parse(text: str) -> RateLimitItem | None:
-    return parse(text) if text.strip() else None
+class BadLimit(ValueError):
+    """A rate limit setting that does not parse (the server refuses to start)."""
+
+
+def _parse(name: str, text: str) -> RateLimitItem | None:
+    if not text.strip():
+        return None
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise BadLimit(
+            f"Réglage {name} invalide : « {text} » (exemple : 20 per minute)."
+        ) from error
 
 
 async def limit_requests(

@@ -9,6 +9,7 @@ from sqlalchemy.engine import make_url
 
 from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
+from choux.web.ratelimits import BadLimit
 from choux.web.startup import check_database
 
 
@@ -18,7 +19,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     if problem is not None:  # one clear line, before anything says « servi »
         print(problem, file=sys.stderr, flush=True)
         raise SystemExit(1)
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except BadLimit as error:
+        print(error, file=sys.stderr, flush=True)
+        raise SystemExit(1) from error
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     database = make_url(settings.database_url).render_as_string(hide_password=True)
     print(f"Choux est servi sur http://{shown}:{port}/  (base : {database})", flush=True)
