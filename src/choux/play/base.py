@@ -37,6 +37,11 @@ class ServiceBase:
         self._dirty: dict[str, bool] = {}
         #: presence writes of this process go to Redis one at a time, in order
         self._presence_lock = asyncio.Lock()
+        #: bot decisions computed by this process (each runs every bot actor of a version)
+        self.bot_decisions = 0
+        #: bot-only tables think one decision at a time (the scheduler's budget), so that
+        #: a crowd of them cannot starve the bots of tables where people wait
+        self.bot_only_gate = asyncio.Semaphore(1)
 
     @property
     def presence_ttl(self) -> float:

@@ -64,21 +64,10 @@ def bot_to_act_first(choices: Sequence[tuple[int, BotMove | None]]) -> tuple[int
 
 
 class Scheduler(ServiceBase):
-    #: bot decisions computed by this process (each runs every bot actor of a version)
-    bot_decisions: int = 0
-
-    @property
-    def bot_only_gate(self) -> asyncio.Semaphore:
-        """One bot-only table's decision at a time in the worker pool."""
-        gate: asyncio.Semaphore | None = getattr(self, "_bot_only_gate", None)
-        if gate is None:
-            gate = self._bot_only_gate = asyncio.Semaphore(1)
-        return gate
-
     def _after_change(self, table: LiveTable) -> None:
         """Wake subscribers, then arm the clock, the bots and the move clock of this version."""
         table.wake_all()
-        for name in ("deadline", "bots", "move", "retry"):
+        for name in ("deadline", "bots", "move"):
             self._cancel(table, name)
         table.deadline_at = None
         table.move_at = None
