@@ -89,5 +89,5 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
-        log.error("%s %s failed: %r", request.method, request.url.path, error)
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
         return error_response(request, MESSAGES[500], 500)
