@@ -180,3 +180,23 @@ def test_bots_stay_quiet_on_a_restored_table_while_pages_reconnect(sqlite_url: s
         time.sleep(0.5)
         assert table.version == start  # pages are still reconnecting: no bot move yet
         wait_for(lambda: table.version > start, 10)
+
+
+def test_a_restored_table_resumes_at_once_when_every_person_is_back(sqlite_url: str) -> None:
+    with client(sqlite_url, bot_pace=30.0) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        service = c.app.state.service
+        table = service.tables[code]
+        if table.state.actors() == (0,):
+            action = table.state.legal_actions(0)[0].to_json()
+            c.portal.call(service.act, table, 0, action, "first")  # type: ignore[union-attr]
+        assert table.state.actors() == (1,)
+        cookies = dict(c.cookies)  # Alice's seat token
+    with client(sqlite_url, restore_quiet_seconds=30.0) as c:
+        service = c.app.state.service
+        c.cookies.update(cookies)
+        with c.websocket_connect(f"/t/{code}/ws") as ws:  # Alice's page reconnects
+            receive_state(ws)
+            table = service.tables[code]
+            start = table.version
+            wait_for(lambda: table.version > start, 5)  # no 30 s wait: she is back

@@ -23,7 +23,18 @@ class Presence(ServiceBase):
                 self._share_presence(table, seat)
             table.meta += 1
             table.wake_all()
+            self._end_quiet_if_all_back(table)
         return sub
+
+    def _end_quiet_if_all_back(self, table: LiveTable) -> None:
+        """A restored table waits for people's pages to reconnect; once every person's page
+        is back, there is nothing more to wait for: clocks and bots resume at once."""
+        if table.quiet_until <= 0 or table.status != "live":
+            return
+        people = [s.seat for s in table.seats if s.kind == "human"]
+        if all(table.connections.get(seat, 0) > 0 or seat in table.remote for seat in people):
+            table.quiet_until = 0.0
+            self._after_change(table)
 
     def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.discard(sub)

@@ -10,7 +10,8 @@ This module keeps what ties them together: the lifecycle, lookups and seats.
 
 Tables are loaded lazily: at start-up only the open ones (the lobby lists them); a live
 table is rebuilt from its action log the first time someone asks for it, and then stays
-quiet for `restore_quiet_seconds` so that people's pages reconnect before bots move.
+quiet for `restore_quiet_seconds` (or until every person's page is back) so that
+people's pages reconnect before bots move.
 """
 
 from __future__ import annotations
