@@ -88,3 +88,18 @@ def test_static_files_and_error_pages_carry_security_headers(sqlite_url: str) ->
     assert_secure(missing)
     assert wrong_method.status_code == 405 and "Méthode" in wrong_method.text
     assert_secure(wrong_method)
+
+
+def test_a_database_away_is_a_french_503(sqlite_url: str) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    with client(sqlite_url, raise_server_exceptions=False) as c:
+
+        async def away(limit: int = 10) -> list[Any]:
+            raise OperationalError("select", {}, Exception("connection refused"))
+
+        c.app.state.service.store.recent_records = away
+        response = c.get("/")
+    assert response.status_code == 503
+    assert "momentanément indisponible" in response.text
+    assert_secure(response)

@@ -11,9 +11,11 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from choux.play.errors import TableError
+from choux.play.store import StoreUnavailable
 from choux.web.headers import add_security_headers
 from choux.web.templating import render_error
 
@@ -89,5 +91,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
+        if isinstance(error, DBAPIError | StoreUnavailable | OSError):  # the store is away
+            log.warning("%s %s: database unavailable: %s", request.method, request.url.path, error)
+            return error_response(request, MESSAGES[503], 503)
         log.error("%s %s failed", request.method, request.url.path, exc_info=error)
         return error_response(request, MESSAGES[500], 500)
