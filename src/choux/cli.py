@@ -20,9 +20,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from choux import games
+from choux.engine import fairness
 from choux.engine.base import JSON, Bot, ChouxError, Game, InvalidOptions, State, fill_names
 from choux.engine.playout import play_out
-from choux.engine.record import RecordError, read_jsonl, replay, start
+from choux.engine.record import Record, RecordError, read_jsonl, replay, start
 
 app = typer.Typer(
     help="Choux : Chouine, Chouineurs, Cul de Chouette et la parlote coinchée.",
@@ -152,26 +153,54 @@ def _owners(levels: list[str], shift: int) -> list[int]:
     return [(seat - shift) % n for seat in range(n)]
 
 
+def check_commitment(record: Record, number: int, noted: str | None) -> None:
+    """The record's revealed seed must hash to its commitment (and to the one noted)."""
+    if record.commitment is None:
+        raise UsageError(f"record {number} has no seed commitment to verify")
+    if not fairness.matches(record.seed, record.commitment):
+        raise UsageError(f"record {number}: the revealed seed does not match its commitment")
+    if noted is not None and not fairness.matches(record.seed, noted):
+        raise UsageError(f"record {number}: the seed does not match the commitment {noted}")
+
+
 @app.command(name="replay")
 def replay_command(
     path: Annotated[Path, typer.Argument(help="a JSON Lines file of game records")],
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="also check that each record's revealed seed matches its commitment",
+        ),
+    ] = False,
+    commitment: Annotated[
+        str | None,
+        typer.Option(help="the commitment noted on the table page (implies --verify)"),
+    ] = None,
 ) -> None:
     """Replay and check every record; exit 2 on the first that does not replay."""
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
+    verify = verify or commitment is not None
     count = 0
     by_game: dict[str, int] = {}
     try:
         for record in read_jsonl(path):
+            if verify:
+                check_commitment(record, count + 1, commitment)
             replay(record, games.get(record.game))
             count += 1
             by_game[record.game] = by_game.get(record.game, 0) + 1
+    except UsageError:
+        raise
     except ChouxError as error:
         raise UsageError(f"record {count + 1} does not replay: {error}") from error
     if count == 0:
         raise UsageError(f"{path} holds no record")
     for name, n in by_game.items():
         console.print(f"{name} : {n} parties rejouées, toutes conformes")
+    if verify:
+        console.print(f"Équité : les {count} graines révélées correspondent à leur empreinte.")
     console.print(f"OK : {count} records replayed exactly.")
 
 

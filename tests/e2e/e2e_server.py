@@ -48,6 +48,10 @@ class LiveServer:
             "grace_seconds": 0.0,
             "deadline_scale": 0.1,
             "heartbeat_seconds": 5.0,
+            "limit_create": "",  # browser tests create many tables at once
+            "limit_join": "",
+            "limit_messages": "",
+            "restore_quiet_seconds": 1.0,  # bots wait a moment after a restart
         }
         values.update(self.settings)
         self.app = create_app(Settings(**values))

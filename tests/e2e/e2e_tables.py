@@ -66,6 +66,10 @@ def live_server(tmp: Path, **overrides: Any) -> Iterator[LiveServer]:
         "bot_pace": 0.15,
         "grace_seconds": 0.0,
         "heartbeat_seconds": 15.0,
+        "limit_create": "",  # browser tests create many tables at once
+        "limit_join": "",
+        "limit_messages": "",
+        "restore_quiet_seconds": 1.0,  # bots wait a moment after a restart
         "deadline_scale": 0.3,
     }
     values.update(overrides)

@@ -75,13 +75,19 @@ def settings(url: str, **overrides: Any) -> Settings:
         "grace_seconds": 0.0,
         "heartbeat_seconds": 15.0,
         "deadline_scale": 0.02,
+        # tests play as fast as they can: no rate limits unless a test sets them
+        "limit_create": "",
+        "limit_join": "",
+        "limit_messages": "",
+        "restore_quiet_seconds": 0.0,
     }
     values.update(overrides)
     return Settings(**values)
 
 
-def client(url: str, **overrides: Any) -> TestClient:
-    return TestClient(create_app(settings(url, **overrides)))
+def client(url: str, raise_server_exceptions: bool = True, **overrides: Any) -> TestClient:
+    app = create_app(settings(url, **overrides))
+    return TestClient(app, raise_server_exceptions=raise_server_exceptions)
 
 
 def csrf_of(html: str) -> str:

@@ -35,6 +35,8 @@ class Record:
     chance: list[JSON] = field(default_factory=list)
     actions: list[tuple[Seat | None, dict[str, JSON]]] = field(default_factory=list)
     result: dict[str, JSON] | None = None
+    #: SHA-256 commitment to the seed shown before the game (`choux.engine.fairness`), if any
+    commitment: str | None = None
 
     def player_names(self) -> list[str]:
         """The names to show: the recorded ones, else « Place 1 », « Place 2 »…"""
@@ -50,7 +52,7 @@ class Record:
         self.result = outcome.to_json() if outcome is not None else None
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        data: dict[str, JSON] = {
             "format": FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -62,6 +64,9 @@ class Record:
             "actions": [{"seat": s, "action": a} for s, a in self.actions],
             "result": self.result,
         }
+        if self.commitment is not None:
+            data["commitment"] = self.commitment
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
@@ -84,6 +89,7 @@ class Record:
                 chance=list(data.get("chance", [])),
                 actions=actions,
                 result=data.get("result"),
+                commitment=str(data["commitment"]) if data.get("commitment") else None,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"incomplete record: {error!r}") from error

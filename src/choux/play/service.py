@@ -1,60 +1,47 @@
-"""The table service: create and join tables, apply actions, run clocks and bots, restore.
+"""The table service: create and join tables, find them, restore them after a restart.
 
-Every change to a table goes through `_apply` under the table's lock: the game validates,
-the store appends the action and bumps the version in one transaction, then subscribers
-are woken and the clocks and bots of the new version are scheduled. Timers and bots carry
-the version they were armed for and do nothing if the table has moved on.
+`TableService` is assembled from one part per seam, each in its own module:
+- `writes.WritePath`: the single write path (`act`, `_apply`), acknowledged only once stored;
+- `scheduler.Scheduler`: deadlines, bots and the move clock through one helper, expiry
+  of open tables nobody completes and eviction of finished ones;
+- `sync.Sync`: several processes (Redis): catch-up from messages or the store, claims;
+- `presence.Presence`: sockets per seat, and a bot for a person gone too long.
+This module keeps what ties them together: the lifecycle, lookups and seats.
 
-With several processes (Redis), each version's bot move and clock action is computed by one
-process only: the first to take the Redis claim of (table, version, bots/clock/move). The
-others wait for its move to arrive; if it does not come by the time the claim lapses (the
-holder died), they check the store and one of them takes the claim in turn.
+Tables are loaded lazily: at start-up only the open ones (the lobby lists them); a live
+table is rebuilt from its action log the first time someone asks for it, and then stays
+quiet for `restore_quiet_seconds` (or until every person's page is back) so that
+people's pages reconnect before bots move.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from choux import games
-from choux.engine.base import (
-    JSON,
-    Action,
-    BotMove,
-    ChouxError,
-    Game,
-    IllegalAction,
-    InvalidOptions,
-    Seat,
-    State,
-)
-from choux.engine.record import Record
+from choux.engine.base import JSON, ChouxError, InvalidOptions
+from choux.engine.fairness import new_seed
+from choux.play.base import ServiceBase
+from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
-from choux.play.pubsub import LocalPubSub, Mark, RedisPubSub, claim_key
+from choux.play.presence import Presence
+from choux.play.scheduler import Scheduler, preferred_level
 from choux.play.settings import Settings
-from choux.play.store import SeatRow, Store, TableRow, VersionConflict
-from choux.play.tables import LiveTable, Subscriber, hash_token
+from choux.play.store import SeatRow, Store, TableRow
+from choux.play.sync import Sync
+from choux.play.tables import LiveTable, hash_token
+from choux.play.writes import WritePath
+
+__all__ = ["CLOCK_CHOICES", "SeatSpec", "TableError", "TableService", "preferred_level"]
 
 log = logging.getLogger("choux.play")
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CLOCK_CHOICES = (0, 30, 60, 120, 300)
-
-
-class TableError(ChouxError):
-    """A request the service refuses, with a French message and an HTTP status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -69,58 +56,26 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
-def preferred_level(game: Game) -> str:
-    """The level that stands in for a person who left: the first that is not random."""
-    levels = list(game.bots())
-    return next((lv for lv in levels if lv != "random"), levels[0])
-
-
-def _choose_all(state: State, bots: Mapping[int, Any], seats: Sequence[int]) -> list[Any]:
-    """Runs in the worker pool: every bot actor's decision on a private copy."""
-    return [(seat, bots[seat].choose(state, seat)) for seat in seats]
-
-
-class TableService:
+class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
     def __init__(self, settings: Settings, store: Store) -> None:
-        self.settings = settings
-        self.store = store
-        self.tables: dict[str, LiveTable] = {}
-        self.pool = ThreadPoolExecutor(max(1, settings.bot_threads), "choux-bot")
-        self._closing = False
-        self.pubsub: LocalPubSub | RedisPubSub = (
-            RedisPubSub(settings.redis_url) if settings.redis_url else LocalPubSub()
-        )
-        self.background: set[asyncio.Task[None]] = set()
-        #: tables with a catch-up running; True: another change arrived meanwhile
-        self._dirty: dict[str, bool] = {}
-        #: bot decisions computed by this process (each runs every bot actor of a version)
-        self.bot_decisions = 0
-        #: presence writes of this process go to Redis one at a time, in order
-        self._presence_lock = asyncio.Lock()
-
-    @property
-    def presence_ttl(self) -> float:
-        """Seconds a seat stays "connected" elsewhere after its process stopped saying so."""
-        resync = self.settings.resync_seconds
-        return max(1.0, 3 * resync) if resync > 0 else 3600.0
+        super().__init__(settings, store)
+        #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)
+        self.restored: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Rebuild every table that is not over from its action log, then resume it."""
+        """Load the open tables (the lobby lists them); live ones wait for a first visit."""
         await self.pubsub.start(self._on_remote_change, self._on_remote_presence)
-        for row in await self.store.load_tables(("open", "live")):
+        self.restored = set(await self.store.table_codes(("live",)))
+        for row in await self.store.load_tables(("open",)):
             try:
                 table = self._rebuild(row)
             except Exception:  # a broken or missing game must not stop the others
                 log.exception("cannot restore table %s (%s)", row.code, row.game)
                 continue
             self.tables[row.code] = table
-            if table.status == "live":
-                self._after_change(table)
-                for seat in table.seats:
-                    if seat.kind == "human":
-                        self._arm_grace(table, seat.seat)
+            self._arm_expiry(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
 
@@ -152,18 +107,24 @@ class TableService:
             log.warning("table %s: version %s but %s actions", row.code, row.version, table.version)
         return table
 
-    def _make_bots(self, table: LiveTable) -> None:
-        for seat in table.seats:
-            if seat.kind == "bot" and seat.seat not in table.bots:
-                rng = random.Random(table.row.seed * 31 + seat.seat)
-                table.bots[seat.seat] = table.game.make_bot(seat.level or "random", rng)
+    def _resume(self, table: LiveTable) -> None:
+        """A live table rebuilt here: arm its clocks and bots. Left by a previous run, it
+        first stays quiet a moment (people's pages reconnect before any bot moves) and
+        each person's seat gets its grace period as if they had just left."""
+        if table.code in self.restored:
+            self.restored.discard(table.code)
+            table.quiet_until = time.time() + self.settings.restore_quiet_seconds
+            for seat in table.seats:
+                if seat.kind == "human":
+                    self._arm_grace(table, seat.seat)
+        self._after_change(table)
 
     # ------------------------------------------------------------------ lookups
 
     async def get(self, code: str) -> LiveTable:
-        """A table by its invite code, finished ones loaded (and replayed) on demand."""
-        if not isinstance(code, str) or len(code) > 16:
-            raise TableError("Cette table n'existe pas.", 404)
+        """A table by its invite code, loaded (and replayed) on first access."""
+        if not isinstance(code, str) or not 0 < len(code) <= 16:
+            raise TableError("Cette table n'existe pas.", "not_found")
         table = self.tables.get(code)
         if table is not None:
             if self.settings.redis_url and table.status != "over":
@@ -172,173 +133,44 @@ class TableService:
             return table
         row = await self.store.load_table(code)
         if row is None:
-            raise TableError("Cette table n'existe pas.", 404)
+            raise TableError("Cette table n'existe pas.", "not_found")
         try:
             table = self._rebuild(row)
         except ChouxError as error:
-            raise TableError(f"Cette table ne peut pas être rechargée : {error}", 410) from error
+            raise TableError(f"Cette table ne peut pas être rechargée : {error}", "gone") from error
+        other = self.tables.get(code)
+        if other is not None:  # loaded meanwhile by another request
+            return other
+        self.tables[code] = table
         if row.status == "over":
             table.record_id = await self.store.record_id_for_table(row.id)
-        self.tables[code] = table
-        if table.status == "live":  # created by another process: clocks and bots here too
-            self._after_change(table)
+            self._finished(table)
+        elif table.status == "live":  # restored, or created by another process
+            self._resume(table)
+        else:
+            self._arm_expiry(table)
         if self.settings.redis_url and table.status != "over":
             self._background(self._refresh_presence([table]))
         return table
-
-    # ------------------------------------------------------------------ several processes
-
-    async def _on_remote_change(self, code: str, change: dict[str, Any] | None = None) -> None:
-        """Another process changed table `code`: catch up if we hold it.
-
-        A message that carries the next action (`change`: version, seat, action, client id,
-        all committed) is applied from the message, without a read of the store. Anything
-        else (a seat, a gap in versions, a catch-up under way) reloads from the store; the
-        listener does not wait for it: one catch-up task per table, and messages arriving
-        meanwhile fold into one more pass."""
-        table = self.tables.get(code)
-        if table is None:
-            return
-        if change is not None and code not in self._dirty and table.status == "live":
-            self._background(self._absorb_or_catch_up(table, change))
-            return
-        self._mark_dirty(table)
-
-    async def _absorb_or_catch_up(self, table: LiveTable, change: dict[str, Any]) -> None:
-        async with table.lock:  # FIFO: the messages of one table are absorbed in order
-            if table.code not in self._dirty:
-                if change.get("v") == table.version + 1 and await self._absorb(table, change):
-                    return
-                if isinstance(change.get("v"), int) and change["v"] <= table.version:
-                    return  # already here (a catch-up read it first)
-        self._mark_dirty(table)
-
-    def _mark_dirty(self, table: LiveTable) -> None:
-        code = table.code
-        if code in self._dirty:
-            self._dirty[code] = True
-            return
-        self._dirty[code] = True
-        self._background(self._catch_up_while_dirty(table))
-
-    async def _catch_up_while_dirty(self, table: LiveTable) -> None:
-        try:
-            while self._dirty.get(table.code):
-                self._dirty[table.code] = False
-                async with table.lock:
-                    await self._catch_up(table)
-        except Exception as error:
-            log.warning("table %s: catch-up failed: %s", table.code, error)
-        finally:
-            self._dirty.pop(table.code, None)
-
-    async def _catch_up(self, table: LiveTable) -> None:
-        """Under the lock: seats, status and the actions this copy has not seen yet."""
-        row = await self.store.load_table(table.code, since=table.version)
-        if row is None:
-            return
-        before = (table.version, table.row.status)
-        changed = row.actions or (row.status, row.seats) != (table.row.status, table.row.seats)
-        table.row.seats = row.seats
-        table.row.status = row.status
-        table.row.next_code = row.next_code
-        self._make_bots(table)
-        for seat, data, client_id in row.actions:
-            action = table.game.action_from_json(data)
-            seq = table.version + 1
-            table.log.extend((seq, e) for e in table.state.apply(seat, action))
-            table.actions.append((seat, action.to_json()))
-            table.version = seq
-            if client_id:
-                table.client_ids[(seat, client_id)] = seq
-        if table.status == "over" and table.record_id is None:
-            table.record_id = await self.store.record_id_for_table(table.row.id)
-        if not changed and row.next_code == table.row.next_code:
-            return
-        table.meta += 1
-        if (table.version, table.row.status) != before:
-            self._after_change(table)  # re-arm clocks and bots for the new version
-        else:
-            table.wake_all()
-
-    async def _resync_loop(self) -> None:
-        """Several processes: catch up the tables whose change messages were lost (Redis
-        restarted or away), and tell the others which seats have a socket open here."""
-        interval = self.settings.resync_seconds
-        while not self._closing:
-            await asyncio.sleep(interval)
-            try:
-                await self.resync()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("resync failed: %s", error)
-
-    async def resync(self) -> None:
-        present: list[Mark] = [
-            (t.code, seat, True)
-            for t in list(self.tables.values())
-            for seat, count in t.connections.items()
-            if count > 0
-        ]
-        await self.pubsub.mark_present(present, self.presence_ttl)
-        held = {c: t for c, t in self.tables.items() if t.status != "over"}
-        if not held:
-            return
-        await self._refresh_presence(list(held.values()))
-        stored = await self.store.versions(list(held))
-        for code, (version, status) in stored.items():
-            table = held[code]
-            if version != table.version or status != table.status:
-                async with table.lock:
-                    await self._catch_up(table)
-
-    async def _absorb(self, table: LiveTable, change: dict[str, Any]) -> bool:
-        """Under the lock: apply the next action as another process stored it (False: the
-        message is not usable, reload from the store instead)."""
-        try:
-            seat, data, client_id = change["seat"], change["action"], change.get("client_id")
-            action = table.game.action_from_json(data)
-            new = table.state.clone()
-            events = new.apply(seat, action)
-        except Exception:
-            return False
-        seq = table.version + 1
-        table.state = new
-        table.version = seq
-        table.actions.append((seat, action.to_json()))
-        table.log.extend((seq, e) for e in events)
-        if isinstance(client_id, str):
-            table.client_ids[(seat, client_id)] = seq
-        if new.is_over():
-            table.row.status = "over"
-            table.record_id = await self.store.record_id_for_table(table.row.id)
-        self._after_change(table)
-        return True
-
-    async def _on_remote_presence(self, code: str) -> None:
-        """Another process opened a seat's first socket or closed its last one."""
-        table = self.tables.get(code)
-        if table is not None and table.status != "over":
-            self._background(self._refresh_presence([table]))
-
-    async def _refresh_presence(self, tables: list[LiveTable]) -> None:
-        """Read which seats of `tables` have a socket open on other processes (shown as
-        connected in the seat lists); Redis away: what was last known stays."""
-        seen = await self.pubsub.seats_elsewhere([t.code for t in tables])
-        if seen is None:
-            return
-        for table in tables:
-            remote = seen.get(table.code, set())
-            if remote != table.remote:
-                table.remote = remote
-                table.meta += 1
-                table.wake_all()
 
     def listed(self) -> list[LiveTable]:
         """Tables to show in the lobby, newest first."""
         rows = [t for t in self.tables.values() if t.status in ("open", "live")]
         return sorted(rows, key=lambda t: t.row.id, reverse=True)
+
+    def _check_bot_tables(self, client: str | None) -> None:
+        """Bot-only tables cost CPU without anyone waiting: a few per client, some in all."""
+        live = [t for t in self.tables.values() if t.bot_only and t.status == "live"]
+        if len(live) >= self.settings.max_bot_tables:
+            raise TableError(
+                "Trop de tables de robots en cours sur ce serveur : réessayez plus tard.", "busy"
+            )
+        mine = [t for t in live if client is not None and t.client == client]
+        if client is not None and len(mine) >= self.settings.max_bot_tables_per_client:
+            raise TableError(
+                "Vous avez déjà assez de tables de robots en cours : attendez qu'une se termine.",
+                "busy",
+            )
 
     # ------------------------------------------------------------------ creation & seats
 
@@ -352,13 +184,16 @@ class TableService:
         creator: str | None = None,
         prev_code: str | None = None,
         creator_player: str | None = None,
+        client: str | None = None,
         seed: int | None = None,
     ) -> tuple[LiveTable, str | None]:
         """A new table; the creator takes the first human seat. Returns it and their token.
         `creator_player` is the creator's guest identity, which the rating ladder follows;
-        `seed` is for prepared deals (the guided first game), else a random one."""
+        `client` who asks (an address), for the limit on bot-only tables; `seed` is for
+        prepared deals (the guided first game, whose deal is public anyway), else a fresh
+        secret one."""
         if game_name not in games.names():
-            raise TableError("Ce jeu n'est pas disponible.", 404)
+            raise TableError("Ce jeu n'est pas disponible.", "not_found")
         game = games.get(game_name)
         try:
             full = game.validate_options(players, options)
@@ -394,12 +229,14 @@ class TableService:
                 first.host = True
                 first.player = creator_player
         status = "open" if any(r.kind == "open" for r in rows) else "live"
+        if all(r.kind == "bot" for r in rows):
+            self._check_bot_tables(client)
         row = TableRow(
             id=0,
             code=new_code(),
             game=game_name,
             players=players,
-            seed=secrets.randbits(31) if seed is None else seed,
+            seed=new_seed() if seed is None else seed,
             options=full,
             clock=clock,
             status=status,
@@ -409,11 +246,14 @@ class TableService:
         )
         await self.store.create_table(row)
         table = LiveTable(row=row, game=game, state=game.create(players, row.seed, full))
+        table.client = client
         self._make_bots(table)
         self.tables[row.code] = table
         table.log.append((0, f"Table ouverte : {game.title}."))
         if status == "live":
-            self._start(table)
+            self._after_change(table)
+        else:
+            self._arm_expiry(table)
         return table, token
 
     async def join(
@@ -426,22 +266,24 @@ class TableService:
         except BadName as error:
             raise TableError(str(error)) from error
         async with table.lock:
+            if table.status == "over":
+                raise TableError("Cette table est fermée : créez-en une nouvelle.", "gone")
             free = table.open_seats()
             if not free:
-                raise TableError("Cette table est complète.", 409)
+                raise TableError("Cette table est complète.", "conflict")
             if seat is None:
                 seat = free[0]
             if seat not in free:
-                raise TableError("Cette place est déjà prise.", 409)
+                raise TableError("Cette place est déjà prise.", "conflict")
             taken = {n.casefold() for n in table.names()}
             if clean.casefold() in taken:
-                raise TableError("Ce pseudonyme est déjà pris à cette table.", 409)
+                raise TableError("Ce pseudonyme est déjà pris à cette table.", "conflict")
             token = secrets.token_urlsafe(18)
             row = table.seats[seat]
             claimed = SeatRow(seat, "human", clean, None, hash_token(token), player=player)
             if not await self.store.claim_seat(table.row.id, claimed):
                 await self._catch_up(table)
-                raise TableError("Cette place vient d'être prise.", 409)
+                raise TableError("Cette place vient d'être prise.", "conflict")
             row.kind, row.name, row.token_hash = "human", clean, claimed.token_hash
             row.player = player
             table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
@@ -449,7 +291,8 @@ class TableService:
                 await self.store.set_status(table.row.id, "live")
                 table.row.status = "live"
                 table.log.append((table.version, "Tout le monde est là : la partie commence !"))
-                self._start(table)
+                self._cancel(table, "expire")
+                self._after_change(table)
                 for other in table.seats:
                     if other.kind == "human" and not table.connections.get(other.seat):
                         self._arm_grace(table, other.seat)
@@ -505,300 +348,3 @@ class TableService:
         """Take seat `seat` with a known name (a rematch keeps everyone's place)."""
         _, token = await self.join(table, seat, name, player)
         return token
-
-    # ------------------------------------------------------------------ actions
-
-    async def act(
-        self, table: LiveTable, seat: int, action_json: object, client_id: str | None = None
-    ) -> int:
-        """Apply a person's action; the same client id twice is applied once."""
-        async with table.lock:
-            if client_id is not None and (seat, client_id) in table.client_ids:
-                return table.client_ids[(seat, client_id)]
-            if table.status == "open":
-                raise TableError("La partie n'a pas encore commencé : il manque des joueurs.")
-            if table.status == "over":
-                raise TableError("La partie est terminée.")
-            action = table.game.action_from_json(action_json)
-            await self._apply(table, seat, action, client_id)
-            return table.version
-
-    async def _apply(
-        self,
-        table: LiveTable,
-        seat: Seat | None,
-        action: Action,
-        client_id: str | None,
-        retry: bool = True,
-    ) -> None:
-        """Validate on a copy, persist, then swap: a failure anywhere changes nothing.
-
-        If another process wrote first (version conflict), catch up and try once more: the
-        action is validated again against the newer state. Not so for the clock's and the
-        bots' moves (`retry=False`): they were chosen for the version they were armed at,
-        and the other process serving the table has most likely just played that very move;
-        applying it again could play a bot twice or close a window twice."""
-        try:
-            await self._apply_once(table, seat, action, client_id)
-        except VersionConflict:
-            await self._catch_up(table)
-            if not retry:
-                return
-            if client_id is not None and (seat, client_id) in table.client_ids:
-                return
-            try:
-                await self._apply_once(table, seat, action, client_id)
-            except VersionConflict as error:
-                raise TableError("La table a changé entre-temps : réessayez.", 409) from error
-        _, data = table.actions[-1]  # the action just stored (an early return publishes nothing)
-        change = {"v": table.version, "seat": seat, "action": data, "client_id": client_id}
-        self._publish(table.code, change)
-
-    def _publish(self, code: str, change: dict[str, Any] | None = None) -> None:
-        """Tell the other processes, without holding the table's lock while Redis answers."""
-        if self.settings.redis_url:
-            self._background(self.pubsub.publish(code, change))
-
-    def _background(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
-
-    async def _apply_once(
-        self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
-    ) -> None:
-        new = table.state.clone()
-        events = new.apply(seat, action)
-        seq = table.version + 1
-        data = action.to_json()
-        record = None
-        if new.is_over():
-            rec = Record(
-                table.game.name,
-                table.row.players,
-                table.row.seed,
-                dict(table.row.options),
-                table.game.rules_version,
-                table.names(),
-                actions=[*table.actions, (seat, data)],
-            )
-            rec.close(new)
-            record = rec.to_json()
-        record_id = await self.store.append_action(table.row.id, seq, seat, data, client_id, record)
-        table.state = new
-        table.version = seq
-        table.actions.append((seat, data))
-        table.log.extend((seq, event) for event in events)
-        if client_id is not None:
-            table.client_ids[(seat, client_id)] = seq
-        if record is not None:
-            table.row.status = "over"
-            table.record_id = record_id
-            self._spawn(table, "evict", self._evict_later(table))
-            outcome = new.outcome()
-            if outcome is not None:
-                table.log.append((seq, f"Partie terminée : {outcome.reason}"))
-        self._after_change(table)
-
-    # ------------------------------------------------------------------ scheduling
-
-    def _start(self, table: LiveTable) -> None:
-        self._after_change(table)
-
-    def _after_change(self, table: LiveTable) -> None:
-        """Wake subscribers, then arm the clock, the bots and the move clock of this version."""
-        table.wake_all()
-        for name in ("deadline", "bots", "move"):
-            self._cancel(table, name)
-        table.deadline_at = None
-        table.move_at = None
-        if table.status != "live" or self._closing:
-            return
-        deadline = table.state.deadline()
-        if deadline is not None:
-            seconds = deadline.seconds * self.settings.deadline_scale
-            table.deadline_at = time.time() + seconds
-            self._spawn(table, "deadline", self._fire_deadline(table, table.version, seconds))
-        actors = table.state.actors()
-        bot_actors = [s for s in actors if table.seats[s].kind == "bot"]
-        if bot_actors:
-            self._spawn(table, "bots", self._run_bots(table, table.version, bot_actors))
-        if table.row.clock and any(table.seats[s].kind == "human" for s in actors):
-            table.move_at = time.time() + table.row.clock
-            self._spawn(table, "move", self._move_clock(table, table.version))
-
-    def _spawn(self, table: LiveTable, name: str, coro: Any) -> None:
-        table.tasks[name] = asyncio.get_running_loop().create_task(coro)
-
-    @staticmethod
-    def _cancel(table: LiveTable, name: str) -> None:
-        task = table.tasks.pop(name, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _take_turn(self, table: LiveTable, version: int, what: str) -> str | None:
-        """Several processes: may this one compute and play the `what` ("bots", "clock",
-        "move") of `version`? Returns the claim's key if so (None: another process does it,
-        or the table moved on).
-
-        The first process to take the Redis claim does it. The others wait until the claim
-        lapses (the holder's move normally arrives well before, and cancels this wait), then
-        catch up from the store: if the table is still at `version` the holder died or
-        stalled, and they try to take the claim in turn. Without Redis, or when Redis
-        cannot answer, every process goes ahead (the first write wins, as before claims)."""
-        key = claim_key(table.code, version, what)
-        if not self.settings.redis_url:
-            return key
-        while not self._closing:
-            won, left = await self.pubsub.claim(key, self.settings.claim_seconds)
-            if won is not False:
-                return key
-            await asyncio.sleep(left + 0.05)
-            try:
-                async with table.lock:
-                    if table.version == version and table.status == "live":
-                        await self._catch_up(table)
-            except Exception as error:  # the store away: ask again after the next claim
-                log.warning("table %s: catch-up after a claim failed: %s", table.code, error)
-            if table.version != version or table.status != "live":
-                return None
-        return None
-
-    async def _fire_deadline(self, table: LiveTable, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        if table.version != version or await self._take_turn(table, version, "clock") is None:
-            return
-        async with table.lock:
-            if table.version != version or table.status != "live":
-                return
-            deadline = table.state.deadline()
-            if deadline is None:
-                return
-            try:
-                await self._apply(table, deadline.seat, deadline.action, None, retry=False)
-            except (IllegalAction, TableError) as error:
-                log.warning("table %s: deadline action refused: %s", table.code, error)
-            except Exception:
-                log.exception("table %s: deadline action failed", table.code)
-
-    async def _run_bots(self, table: LiveTable, version: int, seats: list[int]) -> None:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        key = await self._take_turn(table, version, "bots")
-        if key is None or table.version != version:
-            return
-        state = table.state.clone()
-        self.bot_decisions += 1
-        try:
-            choices = await loop.run_in_executor(self.pool, _choose_all, state, table.bots, seats)
-        except RuntimeError:  # pool shut down
-            return
-        except Exception:
-            log.exception("table %s: a bot failed", table.code)
-            return
-        best: BotMove | None = None
-        best_seat = -1
-        for seat, move in choices:
-            if move is not None and (best is None or move.delay < best.delay):
-                best, best_seat = move, seat
-        if best is None:
-            return
-        wait = max(best.delay, self.settings.bot_pace) - (loop.time() - started)
-        if wait > 0:
-            if self.settings.redis_url and wait > self.settings.claim_seconds / 2:
-                await self.pubsub.extend(key, wait + self.settings.claim_seconds)
-            await asyncio.sleep(wait)
-        async with table.lock:
-            if table.version != version or table.status != "live":
-                return
-            try:
-                await self._apply(table, best_seat, best.action, None, retry=False)
-            except (IllegalAction, TableError) as error:
-                log.warning("table %s: bot action refused: %s", table.code, error)
-            except Exception:
-                log.exception("table %s: bot action failed", table.code)
-
-    async def _move_clock(self, table: LiveTable, version: int) -> None:
-        """A person who lets the move clock run out gets a bot's move played for them."""
-        await asyncio.sleep(table.row.clock)
-        if table.version != version or await self._take_turn(table, version, "move") is None:
-            return
-        async with table.lock:
-            if table.version != version or table.status != "live":
-                return
-            for seat in table.state.actors():
-                if table.seats[seat].kind != "human":
-                    continue
-                bot = table.game.make_bot(preferred_level(table.game), random.Random(version))
-                move = await asyncio.get_running_loop().run_in_executor(
-                    self.pool, bot.choose, table.state.clone(), seat
-                )
-                if move is None:
-                    continue
-                table.log.append((table.version, f"Temps écoulé pour {table.names()[seat]}."))
-                try:
-                    await self._apply(table, seat, move.action, None, retry=False)
-                except (IllegalAction, TableError) as error:
-                    log.warning("table %s: clock move refused: %s", table.code, error)
-                return
-
-    async def _evict_later(self, table: LiveTable) -> None:
-        """A finished table leaves memory once nobody watches it (it reloads on demand)."""
-        while True:
-            await asyncio.sleep(self.settings.evict_seconds)
-            if not table.subscribers:
-                self.tables.pop(table.code, None)
-                return
-
-    # ------------------------------------------------------------------ presence
-
-    def subscribe(self, table: LiveTable, seat: int | None) -> Subscriber:
-        sub = Subscriber(seat)
-        table.subscribers.add(sub)
-        if seat is not None:
-            table.connections[seat] = table.connections.get(seat, 0) + 1
-            self._cancel(table, f"grace{seat}")
-            if table.connections[seat] == 1:
-                self._share_presence(table, seat)
-            table.meta += 1
-            table.wake_all()
-        return sub
-
-    def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
-        table.subscribers.discard(sub)
-        seat = sub.seat
-        if seat is not None:
-            table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
-            if table.connections[seat] == 0:
-                self._arm_grace(table, seat)
-                self._share_presence(table, seat)
-            table.meta += 1
-            table.wake_all()
-
-    def _share_presence(self, table: LiveTable, seat: int) -> None:
-        """Several processes: the seat's first socket opened here or its last one closed."""
-        if self.settings.redis_url and not self._closing:
-            self._background(self._write_presence(table, seat))
-
-    async def _write_presence(self, table: LiveTable, seat: int) -> None:
-        async with self._presence_lock:  # in order, and saying what is true when written
-            here = table.connections.get(seat, 0) > 0
-            await self.pubsub.mark_present([(table.code, seat, here)], self.presence_ttl)
-        await self.pubsub.publish_presence(table.code)
-
-    def _arm_grace(self, table: LiveTable, seat: int) -> None:
-        if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:
-            return
-        self._cancel(table, f"grace{seat}")
-        self._spawn(table, f"grace{seat}", self._grace(table, seat))
-
-    async def _grace(self, table: LiveTable, seat: int) -> None:
-        while True:
-            await asyncio.sleep(self.settings.grace_seconds)
-            if table.connections.get(seat, 0) > 0 or table.status != "live":
-                return
-            # the person may be playing through another process (None: Redis cannot say,
-            # and a person is not replaced on a guess)
-            if await self.pubsub.present(table.code, seat) is False:
-                break
-        await self.replace_with_bot(table, seat, "absence prolongée")

@@ -52,3 +52,41 @@ class Settings:
     #: a clock's action for one version (the others take over after that if it died)
     claim_seconds: float = field(default_factory=lambda: _float_env("CHOUX_CLAIM_SECONDS", 5))
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))
+    #: seconds before a timer tries again a move the store could not write
+    store_retry_seconds: float = field(
+        default_factory=lambda: _float_env("CHOUX_STORE_RETRY_SECONDS", 2)
+    )
+    #: seconds a live table left by a previous run stays quiet when it is first reloaded,
+    #: so that people's pages reconnect before bots move or windows close
+    restore_quiet_seconds: float = field(
+        default_factory=lambda: _float_env("CHOUX_RESTORE_QUIET_SECONDS", 5)
+    )
+    #: seconds an open table waits for its players before it closes (0: forever)
+    open_table_seconds: float = field(
+        default_factory=lambda: _float_env("CHOUX_OPEN_TABLE_SECONDS", 6 * 3600)
+    )
+    #: bot-only tables playing at once, in all and per client
+    max_bot_tables: int = field(default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES", 20)))
+    max_bot_tables_per_client: int = field(
+        default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3))
+    )
+    #: rate limits per client (address), in the `limits` notation ("N per minute"; "" = none)
+    limit_create: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_CREATE", "20 per minute")
+    )
+    limit_join: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_JOIN", "60 per minute")
+    )
+    limit_messages: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
+    )
+    #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted
+    #: proxy says), "always" or "never"
+    secure_cookies: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_SECURE_COOKIES", "auto")
+    )
+    #: proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (Uvicorn's
+    #: forwarded_allow_ips: comma-separated addresses or networks, "*" for any)
+    forwarded_allow_ips: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_FORWARDED_ALLOW_IPS", "127.0.0.1")
+    )

@@ -56,7 +56,8 @@ tables_t = Table(
     Column("code", String(16), nullable=False, unique=True),
     Column("game", String(40), nullable=False),
     Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # low 62 bits (before: the whole seed)
+    Column("seed_text", String(64), nullable=True),  # the whole seed, in decimal
     Column("options", Text, nullable=False),
     Column("clock", Integer, nullable=False, default=0),
     Column("status", String(10), nullable=False),
@@ -136,11 +137,18 @@ _BUMP = (
 _BUMP_OVER = _BUMP.values(status="over")
 _INSERT_ACTION = insert(actions_t)
 
+#: the `seed` column keeps the low bits of seeds too large for it (the whole in seed_text)
+SEED_LOW_BITS = (1 << 62) - 1
+
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
 class VersionConflict(Exception):
     """Another writer appended an action first: reload the table from the log."""
+
+
+class StoreUnavailable(Exception):
+    """A write did not reach the database (disk full, connection lost): nothing changed."""
 
 
 @dataclass
@@ -353,7 +361,8 @@ class Store:
                     code=row.code,
                     game=row.game,
                     players=row.players,
-                    seed=row.seed,
+                    seed=row.seed & SEED_LOW_BITS,
+                    seed_text=str(row.seed),
                     options=json.dumps(row.options),
                     clock=row.clock,
                     status=row.status,
@@ -454,13 +463,19 @@ class Store:
         return await future
 
     async def _write_loop(self) -> None:
+        """Commit the queued appends, batch after batch; it never dies on a failed write
+        (each append's caller gets its own outcome, and the next batch is tried afresh)."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             batch, self._pending = self._pending, []
             if not batch:
                 continue
-            outcomes = await asyncio.to_thread(self._write_batch, [args for args, _ in batch])
+            try:
+                outcomes = await asyncio.to_thread(self._write_batch, [args for args, _ in batch])
+            except Exception as error:  # the thread could not even run: fail the whole batch
+                log.warning("the writer could not run a batch: %s", error)
+                outcomes = [StoreUnavailable(str(error))] * len(batch)
             for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if future.done():
                     continue
@@ -471,21 +486,66 @@ class Store:
 
     def _write_batch(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
         """In the writer thread: the whole batch in one transaction; if anything fails,
-        each append again in its own transaction, so one bad append sinks nothing else."""
+        each append again in its own transaction, so one bad append sinks nothing else.
+
+        An outcome is a success only once its COMMIT returned. When a write fails, the
+        store is asked whether the append is there after all (a connection lost at COMMIT
+        leaves that unknown): found, it is a success; not found, the caller gets
+        `StoreUnavailable` (or `VersionConflict`) and keeps its memory as it was."""
         assert self.writer_engine is not None
         try:
             with self.writer_engine.begin() as conn:
-                return [self._append_in(conn, *args) for args in batch]
-        except Exception:
-            pass
+                done: list[int | BaseException | None] = [
+                    self._append_in(conn, *args) for args in batch
+                ]
+            return done  # only here, after the COMMIT, are these outcomes true
+        except Exception as error:
+            if len(batch) > 1 or not isinstance(error, VersionConflict):
+                log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
         outcomes: list[int | BaseException | None] = []
         for args in batch:
             try:
                 with self.writer_engine.begin() as conn:
-                    outcomes.append(self._append_in(conn, *args))
+                    outcome = self._append_in(conn, *args)
+                outcomes.append(outcome)
             except Exception as error:
-                outcomes.append(error)
+                outcomes.append(self._after_failure(args, error))
         return outcomes
+
+    def _after_failure(self, args: tuple[Any, ...], error: Exception) -> int | BaseException | None:
+        """A failed append: its outcome if the store holds it anyway, else the error."""
+        table_id, seq, _seat, action, client_id, record = args
+        if isinstance(error, VersionConflict) and client_id is None:
+            # a bot's or a clock's move: another process may well have stored the very same
+            # move; the caller catches up from the store instead of guessing it was its own
+            return error
+        try:
+            assert self.writer_engine is not None
+            with self.writer_engine.connect() as conn:
+                row = conn.execute(
+                    select(actions_t.c.action, actions_t.c.client_id).where(
+                        actions_t.c.table_id == table_id, actions_t.c.seq == seq
+                    )
+                ).first()
+                if row is not None and (row.client_id, json.loads(row.action)) == (
+                    client_id,
+                    action,
+                ):
+                    if record is None:
+                        return None
+                    found = conn.execute(
+                        select(records_t.c.id).where(records_t.c.table_id == table_id)
+                    ).first()
+                    if found is not None:
+                        return int(found.id)
+        except Exception as check:
+            log.warning(
+                "table %s: cannot check append %s after a failure: %s", table_id, seq, check
+            )
+        if isinstance(error, VersionConflict):
+            return error
+        log.warning("table %s: append %s not stored: %s", table_id, seq, error)
+        return StoreUnavailable(str(error))
 
     @staticmethod
     def _append_in(
@@ -553,6 +613,14 @@ class Store:
             ).all()
             return [await self._complete(conn, r) for r in rows]
 
+    async def table_codes(self, statuses: tuple[str, ...]) -> list[str]:
+        """The codes of the tables with one of `statuses` (no seats, no actions)."""
+        async with self.db.connect() as conn:
+            rows = await conn.execute(
+                select(tables_t.c.code).where(tables_t.c.status.in_(statuses))
+            )
+            return [str(r.code) for r in rows]
+
     async def versions(self, codes: list[str]) -> dict[str, tuple[int, str]]:
         """The stored version and status of each table of `codes` (resync of held tables)."""
         result: dict[str, tuple[int, str]] = {}
@@ -580,7 +648,7 @@ class Store:
             code=r.code,
             game=r.game,
             players=r.players,
-            seed=r.seed,
+            seed=int(r.seed_text) if r.seed_text else r.seed,
             options=json.loads(r.options),
             clock=r.clock,
             status=r.status,
@@ -605,6 +673,8 @@ class Store:
         return table
 
     async def record(self, record_id: int) -> dict[str, Any] | None:
+        if not 0 < record_id < 2**31:  # beyond any id (and beyond what SQLite can bind)
+            return None
         async with self.db.connect() as conn:
             row = (await conn.execute(select(records_t).where(records_t.c.id == record_id))).first()
         return None if row is None else dict(json.loads(row.record))

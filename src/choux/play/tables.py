@@ -64,6 +64,10 @@ class LiveTable:
     record_id: int | None = None
     #: bumped when seats or status change without an action (joins, replacements)
     meta: int = 0
+    #: time.time() before which no timer plays (a table just restored: pages reconnect)
+    quiet_until: float = 0.0
+    #: who created it (an address), for the limit on bot-only tables per client
+    client: str | None = None
     _views: dict[int | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
     deadline_at: float | None = None  # wall-clock time when the open window closes
     move_at: float | None = None  # wall-clock time when the move clock plays for a person
@@ -79,6 +83,11 @@ class LiveTable:
     @property
     def seats(self) -> list[SeatRow]:
         return self.row.seats
+
+    @property
+    def bot_only(self) -> bool:
+        """No person sits here (bots play each other; nobody waits for them)."""
+        return all(s.kind == "bot" for s in self.seats)
 
     def names(self) -> list[str]:
         names = []

@@ -8,16 +8,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from choux.play.service import TableError, TableService
+from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import learn, pages, ws
+from choux.web import errors, learn, pages, ws
+from choux.web.headers import SecurityHeaders
+from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
-from choux.web.templating import render_error
 
 STATIC = Path(__file__).parent / "static"
 
@@ -33,7 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(settings, store)
         app.state.store = store
         app.state.service = service
-        app.state.sessions = Sessions(key)
+        app.state.sessions = Sessions(key, settings.secure_cookies)
         await service.start()
         try:
             yield
@@ -43,10 +43,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Choux", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
+    app.state.limits = Limits(settings)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(learn.router)
     app.include_router(ws.router)
+    errors.install(app)
+
+    def too_many(request: Request) -> Response:
+        return errors.error_response(request, errors.MESSAGES[429], 429)
+
+    @app.middleware("http")
+    async def rate_limits(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        return await limit_requests(request, call_next, too_many)
 
     @app.middleware("http")
     async def session_cookie(
@@ -61,33 +72,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         session = sessions.load(request)
         request.state.session = session
         response = await call_next(request)
-        sessions.save(response, session)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-            "script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'",
-        )
+        sessions.save(response, session, https=request.url.scheme == "https")
         return response
 
-    @app.exception_handler(TableError)
-    async def table_error(request: Request, error: TableError) -> Response:
-        if request.url.path.endswith(".json") or "application/json" in request.headers.get(
-            "accept", ""
-        ):
-            return JSONResponse({"error": error.message}, status_code=error.status)
-        return render_error(request, error.message, error.status)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        messages = {
-            404: "Cette page n'existe pas.",
-            405: "Méthode non permise.",
-        }
-        message = messages.get(error.status_code, str(error.detail))
-        return render_error(request, message, error.status_code)
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> HTMLResponse:

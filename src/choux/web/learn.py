@@ -23,7 +23,7 @@ async def start_lesson(request: Request, game: str) -> Response:
     form = await form_of(request)
     lesson = LESSONS.get(game)
     if lesson is None:
-        raise TableError("Il n'y a pas encore de partie guidée pour ce jeu.", 404)
+        raise TableError("Il n'y a pas encore de partie guidée pour ce jeu.", "not_found")
     session = session_of(request)
     name = form.get("pseudo") or session.name or "Apprenti"
     seats = [SeatSpec("human"), *(SeatSpec("bot", lesson.bot) for _ in range(lesson.players - 1))]

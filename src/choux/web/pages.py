@@ -10,12 +10,14 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
+from choux.engine.fairness import commitment
 from choux.engine.record import Record, RecordError, replay_steps
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import catalog, renderer, rules_page
 from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
 from choux.web.lessons import LESSONS, lesson_of
+from choux.web.ratelimits import client_key
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -194,7 +196,14 @@ async def create_table(request: Request) -> Response:
         raise TableError("Pendule impossible.") from error
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
     table, token = await service_of(request).create(
-        name, players, options, specs, clock, creator, creator_player=session_of(request).player
+        name,
+        players,
+        options,
+        specs,
+        clock,
+        creator,
+        creator_player=session_of(request).player,
+        client=client_key(request),
     )
     if token is not None:
         host = next(s for s in table.seats if s.host)
@@ -252,6 +261,7 @@ async def table_page(request: Request, code: str) -> Response:
             "name": session.name,
             "lesson": lesson_of(request, table),
             "invite": str(request.url_for("table_page", code=table.code)),
+            "commitment": commitment(table.row.seed),
         },
     )
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
 from sqlalchemy.engine import make_url
 
 from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
+from choux.web.ratelimits import BadLimit
+from choux.web.startup import check_database
 
 
 def address_to_open(host: str, port: int) -> str:
@@ -35,7 +39,15 @@ def banner(host: str, port: int, database: str) -> str:
 
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url or default_database_url())
-    app = create_app(settings)
+    problem = check_database(settings.database_url)
+    if problem is not None:  # one clear line, before anything says « servi »
+        print(problem, file=sys.stderr, flush=True)
+        raise SystemExit(1)
+    try:
+        app = create_app(settings)
+    except BadLimit as error:
+        print(error, file=sys.stderr, flush=True)
+        raise SystemExit(1) from error
     database = make_url(settings.database_url).render_as_string(hide_password=True)
     print(banner(host, port, database), flush=True)
     uvicorn.run(
@@ -47,4 +59,6 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         ws_ping_interval=20,
         ws_ping_timeout=20,
         log_level="warning",
+        proxy_headers=True,  # X-Forwarded-Proto/For, believed only from these proxies:
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )

@@ -71,12 +71,14 @@ class Session:
         self.dirty = True
 
     def check_csrf(self, value: object) -> bool:
-        return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
+        # bytes: compare_digest refuses str with non-ASCII characters (a forged token)
+        return isinstance(value, str) and hmac.compare_digest(value.encode(), self.csrf.encode())
 
 
 class Sessions:
-    def __init__(self, secret_key: str, secure: bool = False) -> None:
+    def __init__(self, secret_key: str, secure: str = "auto") -> None:
         self.serializer = URLSafeSerializer(secret_key, salt="choux-session")
+        #: "auto": Secure when the request came by HTTPS; "always"; "never"
         self.secure = secure
 
     def load(self, conn: HTTPConnection) -> Session:
@@ -101,7 +103,8 @@ class Sessions:
                 )
         return Session(dirty=True)
 
-    def save(self, response: Response, session: Session) -> None:
+    def save(self, response: Response, session: Session, https: bool = False) -> None:
+        """Set the cookie if it changed; `Secure` over HTTPS (as a trusted proxy says)."""
         if not session.dirty:
             return
         value = self.serializer.dumps(
@@ -119,6 +122,6 @@ class Sessions:
             max_age=60 * 60 * 24 * 60,
             httponly=True,
             samesite="lax",
-            secure=self.secure,
+            secure=self.secure == "always" or (self.secure == "auto" and https),
             path="/",
         )

@@ -23,9 +23,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
 from choux.engine.base import IllegalAction
-from choux.play.service import TableError, TableService
+from choux.play.errors import TableError
+from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber
+from choux.web.ratelimits import Limits, client_key
 from choux.web.session import Sessions
 
 router = APIRouter()
@@ -97,6 +99,10 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     except TableError:
         await websocket.close(code=4404, reason="table inconnue")
         return
+    except Exception as error:  # the store away: say so with a close code, no traceback
+        log.warning("table %s: cannot open a socket: %s", code, error)
+        await websocket.close(code=1011, reason="serveur indisponible")
+        return
     session = sessions.load(websocket)
     entry = session.seat_at(code)
     seat = table.seat_for_token(*entry) if entry is not None else None
@@ -138,6 +144,8 @@ async def heartbeat(conn: Connection, seconds: float) -> None:
 async def receive_loop(conn: Connection, service: TableService, seat: int | None) -> None:
     websocket = conn.websocket
     timeout = max(30.0, service.settings.heartbeat_seconds * 3)
+    limits: Limits = websocket.app.state.limits
+    client = client_key(websocket)
     while True:
         try:
             text = await asyncio.wait_for(websocket.receive_text(), timeout)
@@ -150,12 +158,18 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
         if len(text) > MAX_MESSAGE:
             await websocket.close(code=1009, reason="message trop long")
             return
+        if not await limits.allow("messages", client):
+            await refuse(conn, None, "Trop de messages : ralentissez.")
+            continue
         try:
             message = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
             await refuse(conn, None, "Message illisible.")
             continue
-        if not isinstance(message, dict) or message.get("type") not in CLIENT_TYPES:
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await refuse(conn, None, "Message inconnu.")
+            continue
+        if message["type"] not in CLIENT_TYPES:
             await refuse(conn, None, "Message inconnu.")
             continue
         kind = message["type"]

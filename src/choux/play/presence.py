@@ -1,0 +1,76 @@
+"""Presence: which seats have a page open, and a bot for a person gone too long.
+
+A seat's first socket and last socket are told to the other processes (Redis); a person
+whose last socket closed keeps the seat for `grace_seconds`, then a bot takes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from choux.play.base import ServiceBase
+from choux.play.tables import LiveTable, Subscriber
+
+
+class Presence(ServiceBase):
+    def subscribe(self, table: LiveTable, seat: int | None) -> Subscriber:
+        sub = Subscriber(seat)
+        table.subscribers.add(sub)
+        if seat is not None:
+            table.connections[seat] = table.connections.get(seat, 0) + 1
+            self._cancel(table, f"grace{seat}")
+            if table.connections[seat] == 1:
+                self._share_presence(table, seat)
+            table.meta += 1
+            table.wake_all()
+            self._end_quiet_if_all_back(table)
+        return sub
+
+    def _end_quiet_if_all_back(self, table: LiveTable) -> None:
+        """A restored table waits for people's pages to reconnect; once every person's page
+        is back, there is nothing more to wait for: clocks and bots resume at once."""
+        if table.quiet_until <= 0 or table.status != "live":
+            return
+        people = [s.seat for s in table.seats if s.kind == "human"]
+        if all(table.connections.get(seat, 0) > 0 or seat in table.remote for seat in people):
+            table.quiet_until = 0.0
+            self._after_change(table)
+
+    def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
+        table.subscribers.discard(sub)
+        seat = sub.seat
+        if seat is not None:
+            table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
+            if table.connections[seat] == 0:
+                self._arm_grace(table, seat)
+                self._share_presence(table, seat)
+            table.meta += 1
+            table.wake_all()
+
+    def _share_presence(self, table: LiveTable, seat: int) -> None:
+        """Several processes: the seat's first socket opened here or its last one closed."""
+        if self.settings.redis_url and not self._closing:
+            self._background(self._write_presence(table, seat))
+
+    async def _write_presence(self, table: LiveTable, seat: int) -> None:
+        async with self._presence_lock:  # in order, and saying what is true when written
+            here = table.connections.get(seat, 0) > 0
+            await self.pubsub.mark_present([(table.code, seat, here)], self.presence_ttl)
+        await self.pubsub.publish_presence(table.code)
+
+    def _arm_grace(self, table: LiveTable, seat: int) -> None:
+        if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:
+            return
+        self._cancel(table, f"grace{seat}")
+        self._spawn(table, f"grace{seat}", self._grace(table, seat))
+
+    async def _grace(self, table: LiveTable, seat: int) -> None:
+        while True:
+            await asyncio.sleep(self.settings.grace_seconds)
+            if table.connections.get(seat, 0) > 0 or table.status != "live":
+                return
+            # the person may be playing through another process (None: Redis cannot say,
+            # and a person is not replaced on a guess)
+            if await self.pubsub.present(table.code, seat) is False:
+                break
+        await self.replace_with_bot(table, seat, "absence prolongée")

@@ -1,0 +1,111 @@
+"""The single write path: every change of a table's game goes through `_apply`.
+
+Under the table's lock, the game validates the action on a copy, the store appends it and
+bumps the version in one transaction, and only once that COMMIT succeeded does the copy
+replace the table's state. A failed write leaves memory at the stored version and the
+player gets a French refusal; the store's writer keeps running for the next move.
+"""
+
+from __future__ import annotations
+
+from choux.engine.base import Action, Seat
+from choux.engine.fairness import commitment
+from choux.engine.record import Record
+from choux.play.base import ServiceBase
+from choux.play.errors import NOT_STORED, TableError
+from choux.play.store import StoreUnavailable, VersionConflict
+from choux.play.tables import LiveTable
+
+
+class WritePath(ServiceBase):
+    async def act(
+        self, table: LiveTable, seat: int, action_json: object, client_id: str | None = None
+    ) -> int:
+        """Apply a person's action; the same client id twice is applied once. Returns the
+        version once the action is committed (only then may the client be told so)."""
+        async with table.lock:
+            if client_id is not None and (seat, client_id) in table.client_ids:
+                return table.client_ids[(seat, client_id)]
+            if table.status == "open":
+                raise TableError("La partie n'a pas encore commencé : il manque des joueurs.")
+            if table.status == "over":
+                raise TableError("La partie est terminée.")
+            action = table.game.action_from_json(action_json)
+            await self._apply(table, seat, action, client_id)
+            return table.version
+
+    async def _apply(
+        self,
+        table: LiveTable,
+        seat: Seat | None,
+        action: Action,
+        client_id: str | None,
+        retry: bool = True,
+    ) -> None:
+        """Validate on a copy, persist, then swap: a failure anywhere changes nothing.
+
+        If another process wrote first (version conflict), catch up and try once more: the
+        action is validated again against the newer state. Not so for the clock's and the
+        bots' moves (`retry=False`): they were chosen for the version they were armed at,
+        and the other process serving the table has most likely just played that very move;
+        applying it again could play a bot twice or close a window twice.
+
+        A store that cannot write raises TableError of kind "unavailable"."""
+        try:
+            try:
+                await self._apply_once(table, seat, action, client_id)
+            except VersionConflict:
+                await self._catch_up(table)
+                if not retry:
+                    return
+                if client_id is not None and (seat, client_id) in table.client_ids:
+                    return
+                try:
+                    await self._apply_once(table, seat, action, client_id)
+                except VersionConflict as error:
+                    raise TableError(
+                        "La table a changé entre-temps : réessayez.", "conflict"
+                    ) from error
+        except StoreUnavailable as error:
+            raise TableError(NOT_STORED, "unavailable") from error
+        _, data = table.actions[-1]  # the action just stored (an early return publishes nothing)
+        change = {"v": table.version, "seat": seat, "action": data, "client_id": client_id}
+        self._publish(table.code, change)
+
+    async def _apply_once(
+        self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
+    ) -> None:
+        new = table.state.clone()
+        events = new.apply(seat, action)
+        seq = table.version + 1
+        data = action.to_json()
+        record = None
+        if new.is_over():
+            rec = Record(
+                table.game.name,
+                table.row.players,
+                table.row.seed,
+                dict(table.row.options),
+                table.game.rules_version,
+                table.names(),
+                actions=[*table.actions, (seat, data)],
+                commitment=commitment(table.row.seed),
+            )
+            rec.close(new)
+            record = rec.to_json()
+        # raises (VersionConflict, StoreUnavailable) unless the COMMIT succeeded
+        record_id = await self.store.append_action(table.row.id, seq, seat, data, client_id, record)
+        table.state = new
+        table.version = seq
+        table.actions.append((seat, data))
+        table.log.extend((seq, event) for event in events)
+        if client_id is not None:
+            table.client_ids[(seat, client_id)] = seq
+        if record is not None:
+            table.row.status = "over"
+            table.record_id = record_id
+            self._finished(table)
+            outcome = new.outcome()
+            if outcome is not None:
+                table.log.append((seq, f"Partie terminée : {outcome.reason}"))
+        self._after_change(table)

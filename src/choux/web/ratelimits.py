@@ -1,0 +1,98 @@
+"""Rate limits per client (the address, as the trusted proxy gives it), with `limits`.
+
+Table creation, joins and WebSocket messages each have a budget ("10 per minute"...,
+see Settings); counters live in memory, or in Redis when CHOUX_REDIS_URL is set so that
+every process counts together. If Redis cannot answer, requests pass (a limit must not
+take the site down).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+from limits import RateLimitItem, parse
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from choux.play.settings import Settings
+
+log = logging.getLogger("choux.web")
+
+#: POST routes and the budget they draw from
+LIMITED_POSTS = (
+    (re.compile(r"^/tables$"), "create"),
+    (re.compile(r"^/apprendre/[^/]+$"), "create"),  # a guided game is a new table too
+    (re.compile(r"^/t/[^/]+/rejouer$"), "create"),
+    (re.compile(r"^/t/[^/]+/(rejoindre|ajouter)$"), "join"),
+)
+
+
+def client_key(conn: HTTPConnection) -> str:
+    """Who asks: the client's address (behind a trusted proxy, the forwarded one)."""
+    return conn.client.host if conn.client is not None else "inconnu"
+
+
+class Limits:
+    def __init__(self, settings: Settings) -> None:
+        if settings.redis_url:
+            uri = "async+" + settings.redis_url
+            storage = storage_from_string(uri, implementation="redispy")
+        else:
+            storage = storage_from_string("async+memory://")
+        self.limiter = MovingWindowRateLimiter(storage)
+        self.items: dict[str, RateLimitItem | None] = {
+            "create": _parse("CHOUX_LIMIT_CREATE", settings.limit_create),
+            "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
+            "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
+        }
+
+    async def allow(self, kind: str, client: str) -> bool:
+        """Count one `kind` request of `client`; False when over its budget."""
+        item = self.items.get(kind)
+        if item is None:
+            return True
+        try:
+            return bool(await self.limiter.hit(item, "choux", kind, client))
+        except Exception as error:  # Redis away: let it pass rather than refuse everyone
+            log.warning("rate limit %s not checked: %s", kind, error)
+            return True
+
+    def kind_of(self, request: Request) -> str | None:
+        if request.method != "POST":
+            return None
+        for pattern, kind in LIMITED_POSTS:
+            if pattern.match(request.url.path):
+                return kind
+        return None
+
+
+class BadLimit(ValueError):
+    """A rate limit setting that does not parse (the server refuses to start)."""
+
+
+def _parse(name: str, text: str) -> RateLimitItem | None:
+    if not text.strip():
+        return None
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise BadLimit(
+            f"Réglage {name} invalide : « {text} » (exemple : 20 per minute)."
+        ) from error
+
+
+async def limit_requests(
+    request: Request,
+    call_next: Callable[[Request], Awaitable[Response]],
+    refuse: Callable[[Request], Response],
+) -> Response:
+    """HTTP middleware body: a French 429 when the client is over a POST budget."""
+    limits: Limits = request.app.state.limits
+    kind = limits.kind_of(request)
+    if kind is not None and not await limits.allow(kind, client_key(request)):
+        return refuse(request)
+    return await call_next(request)

@@ -1,0 +1,50 @@
+"""Start-up check of the database, before the server says it is serving.
+
+A corrupt file, a read-only file or an unreachable server must give one clear French
+line and a non-zero exit code, not a traceback after « servi ».
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import create_engine, delete, insert
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+from choux.play.store import meta_t, migrate, sync_url
+
+
+def check_database(url: str) -> str | None:
+    """None if the database can be migrated and written to, else why not (in French)."""
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        migrate(url)
+        engine = create_engine(sync_url(url), poolclass=NullPool)
+        try:
+            with engine.begin() as conn:  # a real write: a read-only file fails here
+                conn.execute(delete(meta_t).where(meta_t.c.key == "started_at"))
+                now = datetime.now(UTC).isoformat()
+                conn.execute(insert(meta_t).values(key="started_at", value=now))
+        finally:
+            engine.dispose()
+    except Exception as error:
+        return f"La base de données {shown} est inutilisable : {explain(error)}"
+    return None
+
+
+def explain(error: Exception) -> str:
+    """A short French reason for a database error."""
+    text = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    lower = text.lower()
+    if "readonly" in lower or "read-only" in lower or "read only" in lower:
+        return "elle est en lecture seule."
+    if "not a database" in lower or "malformed" in lower or "corrupt" in lower:
+        return "le fichier est corrompu ou n'est pas une base SQLite."
+    if "unable to open" in lower:
+        return "le fichier ne peut pas être ouvert (dossier absent ou droits insuffisants)."
+    if "full" in lower:
+        return "le disque est plein."
+    if "connection" in lower or "connect" in lower:
+        return f"le serveur ne répond pas ({text})."
+    return text

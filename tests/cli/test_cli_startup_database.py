@@ -1,0 +1,91 @@
+"""`choux serve` checks its database before saying « servi »: a corrupt or read-only
+file gives one clear French line and a non-zero exit code, never a traceback."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "choux",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--db",
+            f"sqlite:///{path}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def assert_refused(result: subprocess.CompletedProcess[str], reason: str) -> None:
+    assert result.returncode != 0
+    assert "servi" not in result.stdout
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert "La base de données" in lines[0] and reason in lines[0]
+
+
+def test_a_corrupt_database_file_stops_the_start_with_one_french_line(tmp_path: Path) -> None:
+    path = tmp_path / "choux.sqlite3"
+    path.write_bytes(b"this is not a SQLite database at all\n" * 200)
+    assert_refused(serve(path), "corrompu")
+
+
+def test_a_read_only_database_stops_the_start_with_one_french_line(tmp_path: Path) -> None:
+    disk = tmp_path / "ro"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs to make a read-only filesystem here")
+    try:
+        path = disk / "choux.sqlite3"
+        sqlite3.connect(path).close()
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        assert_refused(serve(path), "lecture seule")
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_a_bad_rate_limit_setting_stops_the_start_with_one_french_line(tmp_path: Path) -> None:
+    import os
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "choux",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--db",
+            f"sqlite:///{tmp_path / 'choux.sqlite3'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "CHOUX_LIMIT_CREATE": "beaucoup"},
+    )
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "CHOUX_LIMIT_CREATE invalide" in result.stderr

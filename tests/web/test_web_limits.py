@@ -1,0 +1,202 @@
+"""Limits against abuse: rate limits per client (French 429 / refusal), bot-only tables
+per client and in total, open tables that expire, finished tables that leave memory,
+lazy loading at start-up and a quiet moment before bots move on a restored table."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import (
+    client,
+    create_table,
+    csrf_of,
+    join,
+    other,
+    receive_state,
+    wait_for,
+)
+
+from choux.play.settings import Settings
+from choux.web.ratelimits import Limits
+
+
+def redis_problem() -> str | None:
+    try:
+        import redis
+
+        redis.Redis.from_url("redis://127.0.0.1:6379/0", socket_timeout=2).ping()
+    except Exception as error:
+        return f"Redis unreachable ({error.__class__.__name__}): skipped"
+    return None
+
+
+def post_table(c, game: str = "chouine", seats: tuple[str, ...] = ("human", "bot:random")):  # type: ignore[no-untyped-def]
+    page = c.get(f"/nouvelle?jeu={game}")
+    data = {
+        "csrf": csrf_of(page.text),
+        "jeu": game,
+        "joueurs": str(len(seats)),
+        "pendule": "0",
+        "pseudo": "Alice",
+    }
+    data.update({f"place_{i}": s for i, s in enumerate(seats)})
+    return c.post("/tables", data=data, follow_redirects=False)
+
+
+def test_table_creation_is_rate_limited_per_client_with_a_french_429(sqlite_url: str) -> None:
+    with client(sqlite_url, limit_create="3 per minute") as c:
+        statuses = [post_table(c).status_code for _ in range(3)]
+        refused = post_table(c)
+    assert statuses == [303, 303, 303]
+    assert refused.status_code == 429
+    assert "Trop de demandes" in refused.text and refused.headers["retry-after"]
+    assert refused.headers["content-type"].startswith("text/html")
+
+
+def test_joins_are_rate_limited_per_client(sqlite_url: str) -> None:
+    with client(sqlite_url, limit_join="2 per minute") as c:
+        codes = [create_table(c, "chouine", ["human", "human"]) for _ in range(3)]
+        bob = other(c)
+        answers = [join(bob, code, "Bob").status_code for code in codes]
+    assert answers[:2] == [303, 303] and answers[2] == 429
+
+
+def test_socket_messages_beyond_the_budget_are_refused_and_the_socket_kept(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url, limit_messages="5 per minute") as c:
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            replies = []
+            for _ in range(7):
+                ws.send_json({"type": "ping"})
+                message = ws.receive_json()
+                while message["type"] not in ("pong", "refused"):
+                    message = ws.receive_json()
+                replies.append(message)
+    assert [r["type"] for r in replies] == ["pong"] * 5 + ["refused"] * 2
+    assert replies[-1]["message"] == "Trop de messages : ralentissez."
+
+
+def test_bot_only_tables_are_limited_per_client_and_in_total(sqlite_url: str) -> None:
+    bots = ("bot:random", "bot:random")
+    with client(sqlite_url, max_bot_tables_per_client=2, max_bot_tables=3, bot_pace=5.0) as c:
+        mine = [post_table(c, seats=bots).status_code for _ in range(3)]
+        c.app.state.service.tables  # noqa: B018 (the limits count live tables in memory)
+        for table in c.app.state.service.tables.values():
+            table.client = "someone else"  # the first two belong to another address
+        third = post_table(c, seats=bots)
+        over_total = post_table(c, seats=bots)
+        with_a_person = post_table(c)
+    assert mine[:2] == [303, 303] and mine[2] == 429
+    assert third.status_code == 303
+    assert over_total.status_code == 429 and "robots" in over_total.text
+    assert with_a_person.status_code == 303  # tables with a person are not limited
+
+
+def test_limits_use_redis_when_configured() -> None:
+    problem = redis_problem()
+    if problem:
+        pytest.skip(problem)
+    settings = Settings(redis_url="redis://127.0.0.1:6379/0", limit_create="2 per minute")
+    first, second = Limits(settings), Limits(settings)  # two processes, one budget
+    import asyncio
+    import uuid
+
+    who = uuid.uuid4().hex
+
+    async def hits() -> list[bool]:
+        return [
+            await first.allow("create", who),
+            await second.allow("create", who),
+            await first.allow("create", who),
+        ]
+
+    assert asyncio.run(hits()) == [True, True, False]
+
+
+def test_an_open_table_nobody_completes_expires(sqlite_url: str) -> None:
+    with client(sqlite_url, open_table_seconds=0.3) as c:
+        code = create_table(c, "chouine", ["human", "human"])
+        service = c.app.state.service
+        wait_for(lambda: service.tables[code].status == "over", 5)
+        assert code not in c.get("/").text
+        page = c.get(f"/t/{code}").text
+        assert "personne n'est venu" in page or "terminée" in page
+        refused = join(other(c), code, "Bob")
+        assert refused.status_code == 410 and "fermée" in refused.text
+
+
+def test_a_table_completed_in_time_does_not_expire(sqlite_url: str) -> None:
+    with client(sqlite_url, open_table_seconds=0.5) as c:
+        code = create_table(c, "chouine", ["human", "human"])
+        assert join(other(c), code, "Bob").status_code == 303
+        time.sleep(0.8)
+        assert c.app.state.service.tables[code].status == "live"
+
+
+def test_start_up_loads_open_tables_and_live_ones_on_first_access(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        waiting = create_table(c, "chouine", ["human", "human"])
+        playing = create_table(c, "chouine", ["human", "bot:random"])
+    with client(sqlite_url) as c:
+        service = c.app.state.service
+        assert waiting in service.tables  # the lobby lists it
+        assert playing not in service.tables and playing in service.restored
+        assert c.get(f"/t/{playing}").status_code == 200
+        assert service.tables[playing].status == "live"
+
+
+def test_a_finished_table_loaded_on_demand_leaves_memory(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        table = c.app.state.service.tables[code]
+        c.portal.call(c.app.state.store.set_status, table.row.id, "over")  # type: ignore[union-attr]
+    with client(sqlite_url, evict_seconds=0.1) as c:
+        service = c.app.state.service
+        assert c.get(f"/t/{code}").status_code == 200  # loaded to be shown...
+        assert code in service.tables
+        wait_for(lambda: code not in service.tables, 5)  # ...then gone from memory
+        assert c.get(f"/t/{code}").status_code == 200  # and back on demand
+
+
+def test_bots_stay_quiet_on_a_restored_table_while_pages_reconnect(sqlite_url: str) -> None:
+    with client(sqlite_url, bot_pace=30.0) as c:  # the bot will not move before the stop
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        service = c.app.state.service
+        table = service.tables[code]
+        if table.state.actors() == (0,):  # Alice first: then it is the bot's turn
+            action = table.state.legal_actions(0)[0].to_json()
+            c.portal.call(service.act, table, 0, action, "first")  # type: ignore[union-attr]
+        assert table.state.actors() == (1,)
+    with client(sqlite_url, restore_quiet_seconds=1.0) as c:
+        service = c.app.state.service
+        c.get(f"/t/{code}")
+        table = service.tables[code]
+        start = table.version
+        time.sleep(0.5)
+        assert table.version == start  # pages are still reconnecting: no bot move yet
+        wait_for(lambda: table.version > start, 10)
+
+
+def test_a_restored_table_resumes_at_once_when_every_person_is_back(sqlite_url: str) -> None:
+    with client(sqlite_url, bot_pace=30.0) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        service = c.app.state.service
+        table = service.tables[code]
+        if table.state.actors() == (0,):
+            action = table.state.legal_actions(0)[0].to_json()
+            c.portal.call(service.act, table, 0, action, "first")  # type: ignore[union-attr]
+        assert table.state.actors() == (1,)
+        cookies = dict(c.cookies)  # Alice's seat token
+    with client(sqlite_url, restore_quiet_seconds=30.0) as c:
+        service = c.app.state.service
+        c.cookies.update(cookies)
+        with c.websocket_connect(f"/t/{code}/ws") as ws:  # Alice's page reconnects
+            receive_state(ws)
+            table = service.tables[code]
+            start = table.version
+            wait_for(lambda: table.version > start, 5)  # no 30 s wait: she is back
