@@ -32,7 +32,7 @@ from e2e_tables import (
 )
 
 from choux.games.cul_de_chouette.actions import AnnounceTotal, Sip
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -241,8 +241,9 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
 
         # Néant of the roller: Perceval holds a Grelottine; max = min(120, 90) x 33 % = 29
-        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
+        state = arrange(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
         dice(state, 1, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 6)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=grelottine]")
@@ -265,8 +266,9 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-challenge-announced")
 
         # a Chouette of 3, the roller sips: Perceval bets on a face
-        state = table(3, scores=[40, 50, 60], roller=B)
+        state = arrange(3, scores=[40, 50, 60], roller=B)
         dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 5)
         state.apply(B, Sip(True))
         put_state(server, code, state)
@@ -275,14 +277,14 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-dialog-sirotage-bets")
 
         # the Cul is for sale
-        state = table(3, scores=[40, 50, 60], roller=B)
+        state = arrange(3, scores=[40, 50, 60], roller=B)
         dice(state, 2, 5)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=achat]")
         shoot_sizes(page, "cdc-dialog-achat")
 
         # Perceval's own turn with a Civet: stake up to min(102, score)
-        state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
+        state = arrange(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=civet]")
         assert "maximum : 80 points" in page.locator("[data-dialog=civet]").inner_text()
@@ -290,16 +292,18 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-dialog-civet-and-dice")
 
         # Bleu-Rouge: Perceval announces totals
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=annonce]")
         shoot_sizes(page, "cdc-dialog-bleu-rouge")
 
         # Soufflette: Perceval names the challenged player
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         dice(state, 1, 2)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
@@ -317,32 +321,37 @@ def five_seat_states() -> list[tuple[str, Any]]:
     """Each decision Perceval (seat 0) may face at a table of five."""
     flags = [True, False, False, False, False]
     states: list[tuple[str, Any]] = []
-    state = table(5, scores=SCORES5, roller=B, grelottine=flags)
+    state = arrange(5, scores=SCORES5, roller=B, grelottine=flags)
     dice(state, 1, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 6)
     states.append(("grelottine", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 5)
     state.apply(B, Sip(True))
     states.append(("paris", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     for total in (10, 11, 12):
         state.apply(B, AnnounceTotal(total))
     states.append(("pari-total", state))
-    state = table(5, scores=SCORES5, roller=A)
+    state = arrange(5, scores=SCORES5, roller=A)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     states.append(("annonce", state))
-    state = table(5, scores=SCORES5, roller=A, civet=flags)
+    state = arrange(5, scores=SCORES5, roller=A, civet=flags)
     states.append(("civet", state))
-    state = table(5, scores=SCORES5, roller=A)
+    state = arrange(5, scores=SCORES5, roller=A)
     dice(state, 1, 2)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     states.append(("soufflette", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 2, 5)
     states.append(("achat", state))
     return states

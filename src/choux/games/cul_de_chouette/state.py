@@ -1,19 +1,23 @@
 """The Cul de Chouette state machine: turns, windows, races, bets and challenges.
 
-A turn is a chain of steps (`step`). Some steps wait for one player (roll the dice, decide
-to sip, name the Soufflette's target); others are *windows* where several players may act
-and that the table clock closes (`deadline()`, action `CloseWindow()` for seat None).
-"First" and "last" in races are the order in which actions are applied.
+A turn is a chain of steps (`steps.Step`, one `steps.StepSpec` each). Some steps wait for
+one player (roll the dice, decide to sip, name the Soufflette's target); others are
+*windows* where several players may act and that the table clock closes (`deadline()`,
+action `CloseWindow()` for seat None). "First" and "last" in races are the order in which
+actions are applied. Who may do what, and why not, is computed in one place: `legality`.
+
+Windows are fair: in the Achat de dé, the bets on a Sirotage, a Grelottine or a Bleu-Rouge,
+the announced challenge (Boucliette, Passe-Grelot) and the Civet, the dice wait until every
+player who may act has acted or said « Je passe » (`Pass`), or the clock closes the window.
 
 Dice come from `rng` (site's dice: the `Roll()` button) or are typed in by the roller or a
 scribe (option ``des = "reels"``: `EnterDice`); everything else is identical.
 
 Bévues: the server charges −10 for the errors it sees: a wrong race shout, « Grelottine ! »
-shouted without a Grelottine, an impossible Bleu-Rouge total, a shout out of place. The −10
-button under every player's sheet (`DeclareBevue`) and the shout buttons are open to a
-player who has nothing else to decide at that moment, once per turn in all (option
-``bouton_bevue``): random or malicious clicking cannot drain the table. In a race or a
-window, a player may make one wrong shout.
+shouted without a Grelottine, an impossible Bleu-Rouge total, a shout out of place (once per
+turn, for a player with nothing else to decide). The −10 button under each player's sheet
+(`DeclareBevue`, option ``bouton_bevue``) is open to every other player at any time, once
+per pressing player per target per turn.
 
 View keys (`view(seat)`), stable for the web UI:
 
@@ -22,15 +26,17 @@ View keys (`view(seat)`), stable for the web UI:
   ``scribe``: the seat typing the dice or None.
 - ``turn``: the turn number (1 = first); ``roller``: whose turn it is; ``order``: seats in
   playing order from the roller (counter-clockwise).
-- ``step``: the current step (see `windows.STEP_LABELS`) and ``step_label`` (French).
+- ``step``: the current step (see `steps.Step`) and ``step_label`` (French).
 - ``dice``: the dice on the table now (list of ints, may be empty); ``chouettes``: the two
   first dice of the turn; ``reading``: {"name", "points"} of this turn's roll, or None;
   ``last_roll``: {"seat", "dice", "name", "points"} of the last roll read (kept after the
   turn ends, for the table to show).
 - ``sheets``: one dict per seat: ``seat``, ``score``, ``grelottine``, ``civet``,
-  ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``,
+  ``boucliette`` (🛡), ``passe_grelot_used``, ``passe_grelot_earned``, ``bevue_pressed``
+  (the seats this player pressed the −10 button on, this turn),
   ``partner`` (Doublette: the team mate, who shares the score; else None), ``present``
   (False for a Chante-Sloubi seat not yet joined).
+- ``passed``: the seats that said « Je passe » in the open fair window.
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
 - ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
@@ -49,8 +55,6 @@ View keys (`view(seat)`), stable for the web UI:
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from itertools import product
 from typing import Any
 
 from choux.engine.base import (
@@ -58,12 +62,9 @@ from choux.engine.base import (
     Action,
     Deadline,
     Event,
-    IllegalAction,
     MalformedAction,
-    NotYourTurn,
     Outcome,
     State,
-    WindowClosed,
     copy_rng,
     rng_fingerprint,
 )
@@ -82,12 +83,23 @@ from choux.games.cul_de_chouette.actions import (
     Deposit,
     EnterDice,
     JoinSloubi,
+    Pass,
     PasseGrelot,
     Roll,
     Shout,
     Sip,
     UseBoucliette,
     Withdraw,
+)
+from choux.games.cul_de_chouette.legality import (
+    GATES,
+    check,
+    dice_duty,
+    gate_shout,
+    grelottine_menu,
+    menus,
+    pending,
+    typer,
 )
 from choux.games.cul_de_chouette.rules import (
     capped_score,
@@ -97,65 +109,17 @@ from choux.games.cul_de_chouette.rules import (
     soufflette_kept,
     total_is_possible,
 )
-from choux.games.cul_de_chouette.windows import (
-    FIRST_WINS,
-    RACE_CRY,
-    STEP_LABELS,
-    window_seconds,
-)
+from choux.games.cul_de_chouette.steps import FAIR, RACES, SPECS, STEP_LABELS, Step
+from choux.games.cul_de_chouette.windows import FIRST_WINS, RACE_CRY
 
-ROLL = Roll()
 CLOSE = CloseWindow()
-BUY = BuyCul()
-SIP_YES = Sip(True)
-SIP_NO = Sip(False)
-BOUCLIETTE = UseBoucliette()
-JOINS = (JoinSloubi(False), JoinSloubi(True))
-ENTER: dict[int, tuple[EnterDice, ...]] = {
-    k: tuple(EnterDice(d) for d in product(range(1, 7), repeat=k)) for k in (1, 2, 3)
-}
-FACE_BETS = tuple(BetFace(f) for f in range(1, 7))
-CHALLENGE_BETS = (BetChallenge(True), BetChallenge(False))
-TOTAL_BETS = tuple(BetTotal(t) for t in range(3, 19))
-SHOUTS = {
-    cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.RAITOURNELLE, C.ARTICHETTE)
-}
-WITHDRAW = Withdraw()
-#: what a player with nothing to decide may still shout: out of place, a Bévue
-IDLE_SHOUTS = tuple(SHOUTS[c] for c in (*C.RACE_CRIES, C.CRI_GRELOTTINE))
-FALSE_GRELOTTINE = SHOUTS[C.CRI_GRELOTTINE]
-RACES = frozenset(RACE_CRY)
-DICE_STEPS = frozenset(
-    {"debut", "achat", "cul", "paris_sirotage", "sirotage", "annonce", "defi"}
-    | {"sirop_grelot", "bleu_rouge", "bleu_rouge_jet"}
-)
-
-
 DEADLINES = {
-    step: Deadline(seconds, CLOSE, None)
-    for step in STEP_LABELS
-    if (seconds := window_seconds(step))
+    step: Deadline(spec.seconds, CLOSE, None)
+    for step, spec in SPECS.items()
+    if spec.seconds is not None
 }
-
-
-@lru_cache(maxsize=512)
-def _grelottine_menu(smaller: int) -> tuple[ChallengeGrelottine, ...]:
-    """Every (combination, stake) a challenger may impose when the smaller score is this."""
-    return tuple(
-        ChallengeGrelottine(combination, stake)
-        for combination in C.GRELOTTINE_PERCENT
-        for stake in range(1, C.grelottine_max_stake(combination, smaller, smaller) + 1)
-    )
-
-
-@lru_cache(maxsize=16)
-def _bevue_menu(players: int) -> tuple[DeclareBevue, ...]:
-    return tuple(DeclareBevue(t) for t in range(players))
-
-
-def _civet_bets(score: int) -> list[Action]:
-    top = min(C.CIVET_MAX, score)
-    return [CivetBet(c, s) for c in C.CIVET_COMBINATIONS for s in range(1, top + 1)]
+#: fair windows that close by themselves once nobody is pending (the turn start does not)
+SELF_CLOSING = frozenset(step for step in FAIR if SPECS[step].seconds is not None)
 
 
 class CulDeChouetteState(State):
@@ -192,10 +156,15 @@ class CulDeChouetteState(State):
         self.boucliette = list(self.present)
         self.pg_used = [False] * players
         self.pg_earned = [False] * players
-        self.bevue_pressed = [False] * players
+        #: per seat, the players it has pressed the −10 button on this turn
+        self.bevue_pressed: list[tuple[int, ...]] = [()] * players
+        #: per seat, shouted out of place this turn (a Bévue, once per turn)
+        self.shouted_out = [False] * players
+        #: seats that said « Je passe » in the open fair window
+        self.passed: list[int] = []
         self.roller = 0
         self.turn = 0
-        self.step = "ouverture"
+        self.step = Step.OUVERTURE
         self.over = False
         self.winner: int | None = None
         self.last_roll: dict[str, JSON] | None = None
@@ -206,11 +175,27 @@ class CulDeChouetteState(State):
             "values": {},
         }
         self._events: list[Event] = []
-        self._cache: dict[int, list[Action]] = {}
+        self._cache: dict[int, list[tuple[Action, ...]]] = {}
         self._actors: tuple[int, ...] | None = None
+        self._pending: tuple[int, ...] | None = None
+        #: per step, the action kinds worth asking about at this table (its options)
+        self.gates = {
+            step: tuple(GATES[kind] for kind in self._relevant(spec.kinds))
+            for step, spec in SPECS.items()
+        }
         if not self.real:
             self._auto_tiebreak()
             self._events = []
+
+    def _relevant(self, kinds: tuple[type[Action], ...]) -> tuple[type[Action], ...]:
+        """Leave out the kinds this table's options rule out (typed dice at a table with the
+        site's dice, the Banque without the option...)."""
+        ruled_out: set[type[Action]] = {EnterDice} if not self.real else {Roll}
+        if not self.banque:
+            ruled_out |= {Deposit, Withdraw}
+        if len(self.seated) == self.n:
+            ruled_out.add(JoinSloubi)
+        return tuple(k for k in kinds if k not in ruled_out)
 
     def _reset_turn(self) -> None:
         self.dice: list[int] = []
@@ -224,7 +209,9 @@ class CulDeChouetteState(State):
         self.challenge: dict[str, Any] | None = None
         self.bleu: dict[str, Any] | None = None
         self.tiebreak = None
-        self.bevue_pressed = [False] * self.n
+        self.bevue_pressed = [()] * self.n
+        self.shouted_out = [False] * self.n
+        self.passed = []
         self.bank_moved = False
         self.erred: list[int] = []  # shouted « Grelottine ! » without one, this turn
 
@@ -236,401 +223,89 @@ class CulDeChouetteState(State):
         return self.roller if self.bought_by is None else self.bought_by
 
     def _dice_duty(self) -> tuple[int, int] | None:
-        """(seat who rolls, how many dice) when the game awaits dice now."""
-        step = self.step
-        if step not in DICE_STEPS:
-            return None
-        if step == "debut":
-            return self.roller, 2
-        if step == "achat":
-            return self.roller, 1
-        if step in ("cul", "paris_sirotage", "sirotage", "bleu_rouge_jet"):
-            return self.scorer, 1 if step != "bleu_rouge_jet" else 3
-        if step == "bleu_rouge":
-            assert self.bleu is not None
-            return (self.scorer, 3) if self.bleu["announced"] else None
-        assert self.challenge is not None
-        if step == "sirop_grelot":
-            return self.challenge["target"], 1
-        return self.challenge["target"], 3 - len(self.challenge["kept"])
+        """(seat whose dice these are, how many) when the game awaits dice now."""
+        return dice_duty(self)
 
     def _typer(self, seat: int) -> int:
-        return self.scribe if self.real and self.scribe is not None else seat
-
-    def _moves(self, seat: int) -> list[Action]:
-        """Every legal action of `seat` except the −10 button."""
-        cached = self._cache.get(seat)
-        if cached is not None:
-            return cached
-        moves = self._compute_moves(seat) if not self.over else []
-        self._cache[seat] = moves
-        return moves
-
-    def _compute_moves(self, seat: int) -> list[Action]:
-        moves: list[Action] = []
-        step = self.step
-        if not self.present[seat]:
-            return list(JOINS) if step == "debut" else []
-        if self.tiebreak is not None:
-            pending = self.tiebreak["pending"]
-            if pending and (seat == self.scribe or (self.scribe is None and seat in pending)):
-                moves.extend(ENTER[1])
-            return moves
-        duty = self._dice_duty()
-        if duty is not None:
-            if self.real:
-                if self._typer(duty[0]) == seat:
-                    moves.extend(ENTER[duty[1]])
-            elif duty[0] == seat:
-                moves.append(ROLL)
-        if step == "debut":
-            if seat == self.roller and self.civet[seat] and self.civet_bet is None:
-                moves.extend(_civet_bets(self.scores[seat]))
-            if seat == self.roller and self.banque and not self.bank_moved:
-                tier = self.bank_tier
-                moves.extend(Deposit(k * tier) for k in range(1, self.scores[seat] // tier + 1))
-                if self.bank[seat]:
-                    moves.append(WITHDRAW)
-        elif step == "raitournelle":
-            cry = C.RAITOURNELLE if seat == self.roller else C.ARTICHETTE
-            moves.append(SHOUTS[cry])
-        elif step == "achat":
-            if seat != self.roller and self.scores[seat] >= C.PURCHASE_PRICE:
-                moves.append(BUY)
-        elif step == "siroter":
-            if seat == self.scorer:
-                moves.extend((SIP_YES, SIP_NO))
-        elif step == "paris_sirotage":
-            assert self.sip is not None
-            if self._may_bet(seat, self.sip["bets"], (self.scorer,)):
-                moves.extend(FACE_BETS)
-        elif step in RACES:
-            race = self.race
-            assert race is not None
-            if seat in race["eligible"] and seat not in race["order"]:
-                right = RACE_CRY[step]
-                moves.append(SHOUTS[right])
-                if seat not in race["wrong"]:
-                    moves.extend(SHOUTS[c] for c in C.RACE_CRIES if c != right)
-        elif step == "soufflette_cible":
-            if seat == self.scorer:
-                moves.extend(ChallengeSoufflette(t) for t in self.seated if t != seat)
-        elif step == "grelottine":
-            moves.extend(self._grelottine_challenges(seat))
-            if self._may_false_grelottine(seat):
-                moves.append(FALSE_GRELOTTINE)
-        elif step == "annonce":
-            ch = self.challenge
-            assert ch is not None
-            if ch["kind"] == "grelottine":
-                if seat == ch["target"] and self._may_pass_grelot(seat):
-                    moves.extend(
-                        PasseGrelot(p) for p in self.seated if p not in (seat, ch["challenger"])
-                    )
-                if self._may_bet(seat, ch["bets"], (ch["challenger"], ch["target"])):
-                    moves.extend(CHALLENGE_BETS)
-            if self.boucliette[seat] and seat != ch["challenger"]:
-                moves.append(BOUCLIETTE)
-        elif step == "bleu_rouge":
-            bleu = self.bleu
-            assert bleu is not None
-            if seat == self.scorer:
-                if bleu["announced"] < C.BLEU_ROUGE_TOTALS:
-                    moves.extend(
-                        AnnounceTotal(t) for t in C.TOTAL_CHOICES if t not in bleu["totals"]
-                    )
-            elif self._may_bet(seat, bleu["bets"], (self.scorer,)):
-                moves.extend(TOTAL_BETS)
-        return moves
-
-    def _may_bet(self, seat: int, bets: dict[int, Any], excluded: tuple[int, ...]) -> bool:
-        return seat not in excluded and seat not in bets and self.scores[seat] >= C.SIDE_BET_STAKE
-
-    def _may_false_grelottine(self, seat: int) -> bool:
-        """The « Grelottine ! » button of a player who holds none: a Bévue, once."""
-        return seat != self.scorer and not self.grelottine[seat] and seat not in self.erred
-
-    def _may_pass_grelot(self, seat: int) -> bool:
-        return self.n > 2 and self.pg_earned[seat] and not self.pg_used[seat]
-
-    def _grelottine_challenges(self, seat: int) -> list[Action]:
-        target = self.scorer
-        if seat == target or not self.grelottine[seat]:
-            return []
-        return list(_grelottine_menu(min(self.scores[seat], self.scores[target])))
-
-    def _bank_open(self, seat: int) -> bool:
-        """Banque: the roller may deposit or withdraw before the dice."""
-        return not self.bank_moved and (self.scores[seat] >= self.bank_tier or self.bank[seat] > 0)
-
-    def _bevue_open(self, seat: int) -> bool:
-        return (
-            self.bevue_button
-            and not self.over
-            and not self.bevue_pressed[seat]
-            and self.present[seat]
-        )
-
-    def _busy(self) -> list[int]:
-        """Seats with a move other than the −10 button, the one who must act first: the
-        same answer as `_moves(seat) != []` for each seat, without building the lists."""
-        n, step, scores = self.n, self.step, self.scores
-        if step == "debut":
-            r = self.roller
-            first = self.scribe if self.real and self.scribe is not None else r
-            busy = [first]
-            if r != first and (
-                (self.civet[r] and self.civet_bet is None and scores[r] > 0)
-                or (self.banque and self._bank_open(r))
-            ):
-                busy.append(r)
-            if len(self.seated) < n:
-                busy.extend(p for p in range(n) if not self.present[p])
-            return busy
-        if self.tiebreak is not None:
-            pending = self.tiebreak["pending"]
-            if not pending:
-                return []
-            return [self.scribe] if self.scribe is not None else list(pending)
-        duty = self._dice_duty()
-        first = self._typer(duty[0]) if duty is not None else self.scorer
-        busy = [first] if duty is not None else []
-        if step == "raitournelle":
-            busy = [self.roller, *(p for p in self.seated if p != self.roller)]
-        elif step == "achat":
-            busy.extend(
-                p for p in self.seated if p != self.roller and scores[p] >= C.PURCHASE_PRICE
-            )
-        elif step in ("siroter", "soufflette_cible"):
-            busy = [first]
-        elif step == "paris_sirotage":
-            assert self.sip is not None
-            bets = self.sip["bets"]
-            busy.extend(self._bettors(bets, (self.scorer,)))
-        elif step in RACES:
-            assert self.race is not None
-            order = self.race["order"]
-            busy = [p for p in self.race["eligible"] if p not in order]
-        elif step == "grelottine":
-            target = self.scorer
-            busy = [
-                p
-                for p in self.seated
-                if p != target
-                and self.grelottine[p]
-                and min(scores[p], scores[target]) * C.GRELOTTINE_PERCENT[C.CHOUETTE] >= 100
-            ]
-            busy.extend(p for p in self.seated if self._may_false_grelottine(p))
-        elif step == "annonce":
-            ch = self.challenge
-            assert ch is not None
-            busy.extend(p for p in self.seated if self.boucliette[p] and p != ch["challenger"])
-            if ch["kind"] == "grelottine":
-                if self._may_pass_grelot(ch["target"]):
-                    busy.append(ch["target"])
-                busy.extend(self._bettors(ch["bets"], (ch["challenger"], ch["target"])))
-        elif step == "bleu_rouge":
-            assert self.bleu is not None
-            if self.bleu["announced"] < C.BLEU_ROUGE_TOTALS:
-                busy.append(self.scorer)
-            busy.extend(self._bettors(self.bleu["bets"], (self.scorer,)))
-        if len(busy) > 1:
-            seen: set[int] = set()
-            busy = [p for p in busy if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
-        return busy
-
-    def _bettors(self, bets: dict[int, Any], excluded: tuple[int, ...]) -> list[int]:
-        scores = self.scores
-        return [
-            p
-            for p in self.seated
-            if p not in excluded and p not in bets and scores[p] >= C.SIDE_BET_STAKE
-        ]
+        return typer(self, seat)
 
     def actors(self) -> tuple[int, ...]:
+        """Seats with something to do, whoever must roll or type the dice first. A seat
+        with the −10 button still to press is one without looking further."""
         if self._actors is not None:
             return self._actors
         if self.over:
             self._actors = ()
             return self._actors
-        busy = self._busy()
-        if self.bevue_button:
-            pressed = self.bevue_pressed
-            for p in self.seated:
-                if not pressed[p] and p not in busy:
-                    busy.append(p)
-        self._actors = tuple(busy)
+        found: list[int] = []
+        bevue = self.bevue_button
+        for seat in range(self.n):
+            if (
+                bevue
+                and self.present[seat]
+                and len(self.bevue_pressed[seat]) < len(self.seated) - 1
+            ) or menus(self, seat):
+                found.append(seat)
+        duty = dice_duty(self)
+        if duty is not None:
+            first = typer(self, duty[0])
+            if first in found and found[0] != first:
+                found.remove(first)
+                found.insert(0, first)
+        self._actors = tuple(found)
         return self._actors
 
     def legal_actions(self, seat: int) -> list[Action]:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             return []
-        moves = self._moves(seat)
-        if moves:
-            return list(moves)
-        if self._bevue_open(seat):
-            if len(self.seated) == self.n:
-                return [*_bevue_menu(self.n), *IDLE_SHOUTS]
-            return [*(DeclareBevue(t) for t in self.seated), *IDLE_SHOUTS]
-        return []
+        found = menus(self, seat)
+        if len(found) == 1:
+            return list(found[0])
+        return [action for menu in found for action in menu]
 
     def deadline(self) -> Deadline | None:
         if self.over:
             return None
         return DEADLINES.get(self.step)
 
-    # ------------------------------------------------------------------ validation
-
-    def _validate(self, seat: int | None, action: Action) -> None:
-        """Raise with a French reason unless `seat` may play `action` now."""
-        if self.over:
-            raise WindowClosed("La partie est terminée.")
-        if isinstance(action, CloseWindow):
-            if seat is not None:
-                raise NotYourTurn("Seule l'horloge de la table ferme une fenêtre.")
-            if self.deadline() is None:
-                raise WindowClosed("Aucune fenêtre n'est ouverte.")
-            return
-        if seat is None:
-            raise NotYourTurn("Seule l'horloge de la table joue sans siège.")
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise NotYourTurn("Ce siège n'existe pas à cette table.")
-        if not self.present[seat]:
-            if isinstance(action, JoinSloubi) and self.step == "debut":
-                return
-            raise NotYourTurn("Rejoignez d'abord la partie, entre deux tours.")
-        if isinstance(action, JoinSloubi):
-            raise IllegalAction("Vous êtes déjà à la table.")
-        if isinstance(action, EnterDice):
-            self._validate_dice(seat, action.dice)
-            return
-        if isinstance(action, DeclareBevue):
-            if not self.bevue_button:
-                raise IllegalAction("Le bouton Bévue n'est pas utilisé à cette table.")
-            if not 0 <= action.target < self.n or not self.present[action.target]:
-                raise IllegalAction("Ce joueur n'est pas à la table.")
-            if self.bevue_pressed[seat]:
-                raise IllegalAction("Vous avez déjà signalé une bévue ce tour-ci.")
-            if self._moves(seat):
-                raise IllegalAction("Décidez d'abord de votre coup, puis signalez la bévue.")
-            return
-        if isinstance(action, CivetBet):
-            self._validate_civet(seat, action)
-            return
-        if isinstance(action, ChallengeGrelottine):
-            self._validate_grelottine(seat, action)
-            return
-        if isinstance(action, Shout) and action.cry not in SHOUTS:
-            raise MalformedAction("Ce cri n'existe pas.")
-        moves = self._moves(seat)
-        if isinstance(action, Shout) and not moves and self._bevue_open(seat):
-            if action in IDLE_SHOUTS:
-                return  # a shout out of place: a Bévue
-        if action not in moves:
-            raise self._refusal(seat, action)
-
-    def _validate_dice(self, seat: int, dice: tuple[int, ...]) -> None:
-        for d in dice:
-            if not isinstance(d, int) or not 1 <= d <= 6:
-                raise IllegalAction(f"Un dé montre 1 à 6 : {d} est impossible.")
-        if not self.real:
-            raise IllegalAction("À cette table, ce sont les dés du site qui roulent.")
-        if self.tiebreak is not None:
-            pending = self.tiebreak["pending"]
-            if not pending or not (
-                seat == self.scribe or (self.scribe is None and seat in pending)
-            ):
-                raise NotYourTurn("Ce n'est pas à vous de saisir ce dé.")
-            if len(dice) != 1:
-                raise IllegalAction("Un seul dé est attendu.")
-            return
-        duty = self._dice_duty()
-        if duty is None:
-            raise WindowClosed("Aucun dé n'est attendu maintenant.")
-        if self._typer(duty[0]) != seat:
-            raise NotYourTurn("Ce n'est pas à vous de saisir ces dés.")
-        if len(dice) != duty[1]:
-            raise IllegalAction(f"Il faut saisir {duty[1]} dé(s), pas {len(dice)}.")
-
-    def _validate_civet(self, seat: int, action: CivetBet) -> None:
-        if self.step != "debut" or seat != self.roller:
-            raise NotYourTurn("On mise son Civet avant ses propres dés.")
-        if not self.civet[seat]:
-            raise IllegalAction("Vous n'avez pas de Civet.")
-        if self.civet_bet is not None:
-            raise IllegalAction("Votre Civet est déjà misé.")
-        if action.combination not in C.CIVET_COMBINATIONS:
-            raise IllegalAction(f"Combinaison inconnue : {action.combination}.")
-        top = min(C.CIVET_MAX, self.scores[seat])
-        if not 1 <= action.stake <= top:
-            raise IllegalAction(f"Mise impossible : entre 1 et {top} points.")
-
-    def _validate_grelottine(self, seat: int, action: ChallengeGrelottine) -> None:
-        if self.step != "grelottine":
-            raise WindowClosed("Trop tard : on ne lance une Grelottine qu'après un Néant.")
-        if seat == self.scorer:
-            raise IllegalAction("On ne se défie pas soi-même.")
-        if not self.grelottine[seat]:
-            raise IllegalAction("Vous n'avez pas de Grelottine.")
-        if action.combination not in C.GRELOTTINE_PERCENT:
-            raise IllegalAction(f"Combinaison non imposable : {action.combination}.")
-        top = C.grelottine_max_stake(
-            action.combination, self.scores[seat], self.scores[self.scorer]
-        )
-        if not 1 <= action.stake <= top:
-            raise IllegalAction(f"Mise trop forte : {top} au plus pour {action.combination}.")
-
-    def _refusal(self, seat: int, action: Action) -> IllegalAction:
-        if isinstance(action, BetFace | BetTotal | BetChallenge):
-            if self.scores[seat] < C.SIDE_BET_STAKE and self.step in (
-                "paris_sirotage",
-                "bleu_rouge",
-                "annonce",
-            ):
-                return IllegalAction("Il faut au moins 5 points pour parier.")
-            return WindowClosed("Les paris sont fermés, ou vous avez déjà parié.")
-        if isinstance(action, BuyCul):
-            if self.step == "achat" and self.scores[seat] < C.PURCHASE_PRICE:
-                return IllegalAction("Il faut au moins 30 points pour acheter le Cul.")
-            return WindowClosed("Le Cul n'est pas à vendre maintenant.")
-        if isinstance(action, Shout):
-            return WindowClosed("Aucune course ouverte pour vous maintenant.")
-        if isinstance(action, PasseGrelot):
-            if self.n == 2:
-                return IllegalAction("Le Passe-Grelot est sans effet à deux joueurs.")
-            return IllegalAction("Passe-Grelot impossible maintenant.")
-        if isinstance(action, UseBoucliette):
-            return IllegalAction("Pas de Boucliette ou pas de défi à annuler.")
-        if isinstance(action, Deposit | Withdraw):
-            if not self.banque:
-                return IllegalAction("Pas de Banque à cette table.")
-            if self.step != "debut" or seat != self.roller:
-                return NotYourTurn("On passe à la Banque à son tour, avant ses dés.")
-            if self.bank_moved:
-                return IllegalAction("Un seul passage à la Banque par tour.")
-            if isinstance(action, Withdraw):
-                return IllegalAction("Vous n'avez rien à la Banque.")
-            return IllegalAction(
-                f"Dépôt par paliers de {self.bank_tier} points, dans la limite de votre score."
-            )
-        if isinstance(action, Roll) and self.real:
-            return IllegalAction("À cette table, on saisit les vrais dés.")
-        return NotYourTurn("Ce coup n'est pas permis maintenant.")
-
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
-        self._validate(seat, action)
+        check(self, seat, action)
         self._events = []
         if isinstance(action, CloseWindow):
             self._close()
         else:
             assert seat is not None
             self._play(seat, action)
-        self._cache = {}
-        self._actors = None
+        self._fresh()
+        if self.step in SELF_CLOSING and not pending(self):
+            self._everyone_decided()
+            self._fresh()
         events, self._events = self._events, []
         return events
+
+    def _enter(self, step: Step) -> None:
+        """Move the turn to `step`; a new window starts with nobody having passed."""
+        self.step = step
+        self.passed = []
+        self._pending = None
+
+    def _fresh(self) -> None:
+        """The state changed: forget what was computed from it."""
+        self._cache = {}
+        self._actors = None
+        self._pending = None
+
+    def _everyone_decided(self) -> None:
+        """A fair window where nobody may act any more closes at once: the dice are the
+        owner's to roll (or type), or the turn ends."""
+        after = SPECS[self.step].after
+        if after is None:
+            self._say("info", "Personne ne lance de Grelottine.")
+            self._end_turn()
+        else:
+            self._enter(after)
 
     def _play(self, seat: int, action: Action) -> None:
         if isinstance(action, Roll):
@@ -645,7 +320,7 @@ class CulDeChouetteState(State):
             else:
                 self._on_dice(list(action.dice))
         elif isinstance(action, DeclareBevue):
-            self.bevue_pressed[seat] = True
+            self.bevue_pressed[seat] = (*self.bevue_pressed[seat], action.target)
             self._bevue(action.target, f"{{p{seat}}} signale une bévue de {{p{action.target}}}")
         elif isinstance(action, CivetBet):
             self.civet[seat] = False
@@ -664,11 +339,15 @@ class CulDeChouetteState(State):
             self.sip["bets"][seat] = action.face
             self._say("pari", f"{{p{seat}}} parie 5 sur {C.BIRDS[action.face]}", seat)
         elif isinstance(action, Shout):
-            if not self._moves(seat):
-                self.bevue_pressed[seat] = True
-                self._bevue(seat, f"« {action.cry} » hors de propos")
-            else:
+            proper = gate_shout(self, seat)
+            if type(proper) is tuple and action in proper:
                 self._shout(seat, action.cry)
+            else:
+                self.shouted_out[seat] = True
+                self._bevue(seat, f"« {action.cry} » hors de propos")
+        elif isinstance(action, Pass):
+            self.passed.append(seat)
+            self._say("passe", f"{{p{seat}}} passe", seat)
         elif isinstance(action, ChallengeSoufflette):
             self._announce("soufflette", seat, action.target, C.SOUFFLETTE, 0)
         elif isinstance(action, ChallengeGrelottine):
@@ -711,11 +390,11 @@ class CulDeChouetteState(State):
         """The clock closes the open window with its default."""
         step = self.step
         if step == "achat":
-            self._await_or_roll("cul")
+            self._await_or_roll(Step.CUL)
         elif step == "siroter":
             self._decide_sip(False)
         elif step == "paris_sirotage":
-            self._await_or_roll("sirotage")
+            self._await_or_roll(Step.SIROTAGE)
         elif step in RACES:
             self._close_race()
         elif step == "raitournelle":
@@ -728,17 +407,17 @@ class CulDeChouetteState(State):
             self._say("info", "Personne ne lance de Grelottine.")
             self._end_turn()
         elif step == "annonce":
-            self._await_or_roll("defi")
+            self._await_or_roll(Step.DEFI)
         elif step == "bleu_rouge":
-            self._await_or_roll("bleu_rouge_jet")
+            self._await_or_roll(Step.BLEU_ROUGE_JET)
 
-    def _await_or_roll(self, waiting_step: str) -> None:
+    def _await_or_roll(self, waiting_step: Step) -> None:
         """Closing a window whose default is the roll: the site rolls now; with real dice
         the game waits for them in `waiting_step`."""
         duty = (self.scorer, 3) if self.step == "bleu_rouge" else self._dice_duty()
         assert duty is not None
         if self.real:
-            self.step = waiting_step
+            self._enter(waiting_step)
             return
         self._on_dice(self._roll(duty[1]))
 
@@ -769,7 +448,7 @@ class CulDeChouetteState(State):
         if own and seat == self.roller and self.scores[seat] >= self.target:
             self.over = True
             self.winner = seat
-            self.step = "fin"
+            self._enter(Step.FIN)
             self._say("victoire", f"{{p{seat}}} atteint {self.scores[seat]} et gagne !", seat)
 
     def _set_score(self, seat: int, value: int) -> None:
@@ -855,7 +534,7 @@ class CulDeChouetteState(State):
     def _start_turn(self) -> None:
         self._reset_turn()
         self.turn += 1
-        self.step = "debut"
+        self._enter(Step.DEBUT)
         balance = self.bank[self.roller]
         if balance:
             interest = balance * C.BANK_INTEREST // 100
@@ -894,16 +573,16 @@ class CulDeChouetteState(State):
             and sum(dice) > C.RAITOURNELLE_ABOVE
             and any(self.bank[p] for p in self.seated if p != self.roller)
         ):
-            self.step = "raitournelle"
+            self._enter(Step.RAITOURNELLE)
             return
         self._after_chouettes()
 
     def _after_chouettes(self) -> None:
         buyers = any(s != self.roller and self.scores[s] >= C.PURCHASE_PRICE for s in self.seated)
         if buyers:
-            self.step = "achat"
+            self._enter(Step.ACHAT)
         elif self.real:
-            self.step = "cul"
+            self._enter(Step.CUL)
         else:
             self._on_cul(self._roll(1)[0])
 
@@ -912,7 +591,7 @@ class CulDeChouetteState(State):
         self._set_score(seat, self.scores[seat] - C.PURCHASE_PRICE)
         self._say("achat", f"{{p{seat}}} achète le Cul de {{p{self.roller}}} : −30", seat)
         if self.real:
-            self.step = "cul"
+            self._enter(Step.CUL)
         else:
             self._on_cul(self._roll(1)[0])
 
@@ -953,14 +632,14 @@ class CulDeChouetteState(State):
             self._gain(s, points, own, "fait un Bleu-Rouge et regagne sa Boucliette")
             self.bleu = {"totals": [], "announced": 0, "bets": {}}
             if not self.over:
-                self.step = "bleu_rouge"
+                self._enter(Step.BLEU_ROUGE)
         elif name == C.CHOUETTE_VELUTE:
             self._open_race("chouette_velute", C.chouette_velute_points(value), self.seated)
         elif name == C.CHOUETTE:
             self.sip = {"value": value, "bets": {}}
-            self.step = "siroter"
+            self._enter(Step.SIROTER)
         elif name == C.SOUFFLETTE:
-            self.step = "soufflette_cible"
+            self._enter(Step.SOUFFLETTE_CIBLE)
         elif name == C.SUITE:
             if points:
                 self._gain(s, points, own, "fait la Velute de 1-2-3")
@@ -986,8 +665,12 @@ class CulDeChouetteState(State):
         if not self.grelottine[s]:
             self.grelottine[s] = True
             self._say("grelottine", f"{{p{s}}} gagne une Grelottine", s)
-        if any(self._grelottine_challenges(c) for c in self.seated if c != s):
-            self.step = "grelottine"
+        scores = self.scores
+        if any(
+            c != s and self.grelottine[c] and grelottine_menu(min(scores[c], scores[s]))
+            for c in self.seated
+        ):
+            self._enter(Step.GRELOTTINE)
         else:
             self._end_turn()
 
@@ -998,7 +681,7 @@ class CulDeChouetteState(State):
         s, v = self.scorer, self.sip["value"]
         if yes:
             self._say("sirotage", f"{{p{s}}} sirote sa Chouette de {v}", s)
-            self.step = "paris_sirotage"
+            self._enter(Step.PARIS_SIROTAGE)
             return
         if self.civet_pending is not None:
             self._settle_civet(False)
@@ -1042,7 +725,7 @@ class CulDeChouetteState(State):
             "order": [],
             "wrong": [],
         }
-        self.step = kind
+        self._enter(Step(kind))
 
     def _shout(self, seat: int, cry: str) -> None:
         if cry == C.RAITOURNELLE:
@@ -1061,7 +744,7 @@ class CulDeChouetteState(State):
             return
         if cry == C.CRI_GRELOTTINE:
             self.erred.append(seat)
-            self.bevue_pressed[seat] = True  # counts as this turn's −10 out of place
+            self.shouted_out[seat] = True  # counts as this turn's shout out of place
             self._bevue(seat, "« Grelottine ! » sans Grelottine")
             return
         race = self.race
@@ -1090,6 +773,10 @@ class CulDeChouetteState(State):
         self.race = None
         if race["kind"] in FIRST_WINS:
             self._say("info", "Personne n'a crié à temps.")
+            if race["kind"] == "chouette_velute":
+                s = self.scorer  # « le lanceur garde ses points faute de 6 »
+                own = s == self.roller
+                self._gain(s, race["value"], own, "garde sa Chouette Velute")
             self._end_turn()
             return
         silent = [s for s in race["eligible"] if s not in race["order"]]
@@ -1099,7 +786,7 @@ class CulDeChouetteState(State):
             return
         self._say("info", "Plusieurs muets : départage au dé, le plus petit perd.")
         self.tiebreak = {"purpose": "suite", "pending": silent, "values": {}}
-        self.step = "departage"
+        self._enter(Step.DEPARTAGE)
         if not self.real:
             self._auto_tiebreak()
 
@@ -1127,13 +814,15 @@ class CulDeChouetteState(State):
                 f"{{p{challenger}}} impose {combination} à {{p{target}}} pour {stake} points",
                 challenger,
             )
-        self.step = "annonce"
+        self._enter(Step.ANNONCE)
 
     def _passe_grelot(self, seat: int, target: int) -> None:
         ch = self.challenge
         assert ch is not None
         self.pg_used[seat] = True
         ch["target"] = target
+        if target in self.passed:  # a new challenge for them: their window opens again
+            self.passed.remove(target)
         ch["bets"].pop(target, None)
         top = C.grelottine_max_stake(
             ch["combination"], self.scores[ch["challenger"]], self.scores[target]
@@ -1163,7 +852,7 @@ class CulDeChouetteState(State):
         if combination == C.SIROP_GRELOT:
             pair = C.odd_die(tuple(dice))
             if pair is not None:
-                self.step = "sirop_grelot"
+                self._enter(Step.SIROP_GRELOT)
                 ch["pair"] = pair
                 return
             made = name in (C.CUL_DE_CHOUETTE, C.PELICAN)
@@ -1221,7 +910,7 @@ class CulDeChouetteState(State):
             self._gain(c, C.SOUFFLETTE_FAIL, False, "gagne sa Soufflette")
             self._end_turn()
         else:
-            self.step = "defi"
+            self._enter(Step.DEFI)
 
     # ------------------------------------------------------------------ Bleu-Rouge
 
@@ -1296,12 +985,13 @@ class CulDeChouetteState(State):
                     "boucliette": self.boucliette[s],
                     "passe_grelot_used": self.pg_used[s],
                     "passe_grelot_earned": self.pg_earned[s],
-                    "bevue_pressed": self.bevue_pressed[s],
+                    "bevue_pressed": list(self.bevue_pressed[s]),
                     "partner": self.partner[s],
                     "present": self.present[s],
                 }
                 for s in range(self.n)
             ],
+            "passed": list(self.passed),
             "windows": []
             if seconds is None
             else [{"kind": self.step, "label": STEP_LABELS[self.step], "seconds": seconds.seconds}],
@@ -1397,15 +1087,18 @@ class CulDeChouetteState(State):
                 "race_eligible": None if self.race is None else list(self.race["eligible"]),
                 "bevue_button": self.bevue_button,
                 "erred": list(self.erred),
+                "shouted_out": list(self.shouted_out),
                 "bank_moved": self.bank_moved,
             }
         )
         return data
 
     def check_invariants(self) -> None:
-        busy = set(self._busy()) if not self.over else set()
+        actors = set(self.actors())
         for s in range(self.n):
-            assert bool(self._moves(s)) == (s in busy), f"seat {s}: busy and moves disagree"
+            assert bool(self.legal_actions(s)) == (s in actors), f"seat {s}: actors disagree"
+        if self.step in SELF_CLOSING and not self.over:
+            assert pending(self), "a fair window stays open with nobody left to act"
         assert all(s >= 0 for s in self.scores), "a score fell below 0"
         winners = self._winners()
         for s in range(self.n):
@@ -1431,6 +1124,8 @@ class CulDeChouetteState(State):
             "pg_used",
             "pg_earned",
             "bevue_pressed",
+            "shouted_out",
+            "passed",
             "chance",
             "dice",
             "chouettes",
@@ -1446,6 +1141,7 @@ class CulDeChouetteState(State):
         d["rng"] = copy_rng(self.rng)
         d["_cache"] = {}
         d["_actors"] = None
+        d["_pending"] = None
         d["_events"] = []
         twin.__dict__.update(d)
         return twin

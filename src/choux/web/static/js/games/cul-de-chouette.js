@@ -201,7 +201,7 @@ function sheet(view, s, ctx, bevueBy) {
   const bevue = view.over || ctx.replay ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
-    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
+    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Une bévue par joueur signalé et par tour, jamais sur soi-même.",
     dataset: { target: s.seat },
   }, () => canBevue && seatCtx(ctx, declarer).act({ type: "bevue", target: s.seat }), "−10 Bévue");
   const own = shared.active && controlled(ctx).includes(s.seat) && ctx.message.status === "live"
@@ -413,7 +413,7 @@ export function renderActions(box, legal, ctx) {
 }
 
 // the decisions taken in a window that the table clock closes (the others wait for one player)
-const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot"]);
+const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot", "passer"]);
 
 /** « Réussi : Guenièvre fait une Chouette » says who must make what, unlike « défi réussi ». */
 function challengeBet(view, item, names) {
@@ -459,5 +459,6 @@ function decisions(view, legal, ctx) {
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
   if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
   if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
+  if (groups.has("passer")) panel.append(pressButton({ class: "button pass-button", dataset: { action: "passer" }, title: "Rien à faire dans cette fenêtre : elle se ferme dès que chacun a joué ou passé." }, () => ctx.act({ type: "passer" }), "Je passe"));
   return panel.childNodes.length > (clock ? 1 : 0) ? panel : null;
 }

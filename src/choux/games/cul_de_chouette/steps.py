@@ -1,0 +1,154 @@
+"""The steps of a Cul de Chouette turn, as a table: one spec per step.
+
+A turn is a chain of steps. Each step says who acts there (the action kinds that may be
+legal, checked seat by seat by `legality`), whose dice the game awaits, how long the table
+clock keeps it open and what its default is when the clock closes it, and, for a *fair
+window*, where the turn goes once every player who may act there has acted or passed.
+
+>>> SPECS[Step.ACHAT].seconds, SPECS[Step.ACHAT].after
+(3.0, <Step.CUL: 'cul'>)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from choux.engine.base import Action
+from choux.games.cul_de_chouette import actions as A
+from choux.games.cul_de_chouette.combos import WINDOW_SECONDS
+
+
+class Step(StrEnum):
+    """Where a turn stands. The values are the view's ``step`` (stable for the web UI)."""
+
+    OUVERTURE = "ouverture"
+    DEBUT = "debut"
+    ACHAT = "achat"
+    CUL = "cul"
+    SIROTER = "siroter"
+    PARIS_SIROTAGE = "paris_sirotage"
+    SIROTAGE = "sirotage"
+    PELICAN = "pelican"
+    CHOUETTE_VELUTE = "chouette_velute"
+    SUITE = "suite"
+    CONTRE_SIROP = "contre_sirop"
+    DEPARTAGE = "departage"
+    SOUFFLETTE_CIBLE = "soufflette_cible"
+    GRELOTTINE = "grelottine"
+    ANNONCE = "annonce"
+    DEFI = "defi"
+    SIROP_GRELOT = "sirop_grelot"
+    BLEU_ROUGE = "bleu_rouge"
+    BLEU_ROUGE_JET = "bleu_rouge_jet"
+    RAITOURNELLE = "raitournelle"
+    FIN = "fin"
+
+
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """One step of the turn.
+
+    - `label`: French, for the view.
+    - `kinds`: the action kinds that may be legal here (besides the Bévue button, idle
+      shouts and « Je passe », open at every step).
+    - `dice`: whose dice the game awaits here: "roller", "scorer" (the roller or the buyer of
+      the Cul), "target" (the challenged) or None.
+    - `seconds`: how long the table clock keeps the step open (None: it waits for a player);
+      the default it then applies is `CulDeChouetteState._close`.
+    - `fair`: the action kinds that make a seat *pending* in this fair window: the dice wait
+      until no other pending seat is left (rules: « Windows are fair »).
+    - `fair_seats`: who may be pending there: "roller" (the Civet before the dice), "others"
+      (everyone but the roller or buyer) or "all".
+    - `after`: where a fair window goes when nobody is pending any more (None: the turn ends).
+    """
+
+    label: str
+    kinds: tuple[type[Action], ...] = ()
+    dice: str | None = None
+    seconds: float | None = None
+    fair: tuple[type[Action], ...] = ()
+    fair_seats: str = "all"
+    after: Step | None = None
+
+
+RACE_KINDS = (A.Shout,)
+
+SPECS: dict[Step, StepSpec] = {
+    Step.OUVERTURE: StepSpec("Lancer d'ouverture : le plus petit dé commence", (A.EnterDice,)),
+    Step.DEBUT: StepSpec(
+        "Début du tour : lancer les Chouettes",
+        (A.Roll, A.EnterDice, A.CivetBet, A.Deposit, A.Withdraw, A.JoinSloubi),
+        dice="roller",
+        fair=(A.CivetBet,),
+        fair_seats="roller",
+        after=Step.DEBUT,
+    ),
+    Step.ACHAT: StepSpec(
+        "Achat de dé : le Cul est à vendre",
+        (A.BuyCul, A.Roll, A.EnterDice),
+        dice="roller",
+        fair=(A.BuyCul,),
+        fair_seats="others",
+        after=Step.CUL,
+    ),
+    Step.CUL: StepSpec("Lancer du Cul", (A.Roll, A.EnterDice), dice="scorer"),
+    Step.SIROTER: StepSpec("Chouette : siroter ou non ?", (A.Sip,)),
+    Step.PARIS_SIROTAGE: StepSpec(
+        "Sirotage : paris sur le dé",
+        (A.BetFace, A.Roll, A.EnterDice),
+        dice="scorer",
+        fair=(A.BetFace,),
+        fair_seats="others",
+        after=Step.SIROTAGE,
+    ),
+    Step.SIROTAGE: StepSpec("Sirotage : lancer du dé", (A.Roll, A.EnterDice), dice="scorer"),
+    Step.PELICAN: StepSpec("Pélican : « Pélican ! »", RACE_KINDS),
+    Step.CHOUETTE_VELUTE: StepSpec("Chouette Velute : « Pas mou le caillou ! »", RACE_KINDS),
+    Step.SUITE: StepSpec("Suite : « Grelotte ça picote ! »", RACE_KINDS),
+    Step.CONTRE_SIROP: StepSpec("Contre-Sirop : « J'apprécie les fruits au sirop ! »", RACE_KINDS),
+    Step.DEPARTAGE: StepSpec("Départage au dé : le plus petit perd", (A.EnterDice,)),
+    Step.SOUFFLETTE_CIBLE: StepSpec("Soufflette : qui défier ?", (A.ChallengeSoufflette,)),
+    Step.GRELOTTINE: StepSpec(
+        "Néant : « Grelottine ! » ?",
+        (A.ChallengeGrelottine, A.Shout),
+        fair=(A.ChallengeGrelottine,),
+        fair_seats="others",
+        after=None,
+    ),
+    Step.ANNONCE: StepSpec(
+        "Défi annoncé : Boucliette, Passe-Grelot et paris",
+        (A.UseBoucliette, A.PasseGrelot, A.BetChallenge, A.Roll, A.EnterDice),
+        dice="target",
+        fair=(A.UseBoucliette, A.PasseGrelot, A.BetChallenge),
+        after=Step.DEFI,
+    ),
+    Step.DEFI: StepSpec("Défi : lancer du défié", (A.Roll, A.EnterDice), dice="target"),
+    Step.SIROP_GRELOT: StepSpec(
+        "Sirop-Grelot : le Sirotage du défié", (A.Roll, A.EnterDice), dice="target"
+    ),
+    Step.BLEU_ROUGE: StepSpec(
+        "Bleu-Rouge : annonces et paris sur le total",
+        (A.AnnounceTotal, A.BetTotal, A.Roll, A.EnterDice),
+        dice="scorer",
+        fair=(A.AnnounceTotal, A.BetTotal),
+        after=Step.BLEU_ROUGE_JET,
+    ),
+    Step.BLEU_ROUGE_JET: StepSpec("Bleu-Rouge : la relance", (A.Roll, A.EnterDice), dice="scorer"),
+    Step.RAITOURNELLE: StepSpec("Banque : « Raitournelle ! » ou « Artichette ! »", RACE_KINDS),
+    Step.FIN: StepSpec("Partie terminée"),
+}
+
+# the clock's deadlines live with the other tunable numbers (combos.WINDOW_SECONDS)
+SPECS = {
+    step: replace(spec, seconds=WINDOW_SECONDS.get(step.value)) for step, spec in SPECS.items()
+}
+
+#: the races: « first (or last) to click »
+RACES = frozenset({Step.PELICAN, Step.CHOUETTE_VELUTE, Step.SUITE, Step.CONTRE_SIROP})
+#: steps whose clock closes them (a deadline)
+WINDOWS = frozenset(step for step, spec in SPECS.items() if spec.seconds is not None)
+#: fair windows: nobody's fast click cuts them short
+FAIR = frozenset(step for step, spec in SPECS.items() if spec.fair)
+#: French label of every step, for the view
+STEP_LABELS: dict[str, str] = {step.value: spec.label for step, spec in SPECS.items()}
