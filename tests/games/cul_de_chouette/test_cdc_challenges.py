@@ -115,7 +115,7 @@ def test_soufflette_keeps_4_2_1_and_made_on_the_third_throw_gives_30() -> None:
     state = soufflette([60, 0, 0])
     others_pass(state)
     dice(state, 4, 6, 6)
-    assert state.challenge is not None and state.challenge["kept"] == [4]
+    assert state.challenge is not None and state.challenge.kept == (4,)
     dice(state, 2, 5)
     dice(state, 1)
     assert state.scores == [30, 0, 30]
@@ -135,7 +135,7 @@ def test_soufflette_target_defaults_to_the_next_player_when_the_clock_runs_out()
     dice(state, 4, 2)
     dice(state, 1)
     state.apply_timeout()
-    assert state.challenge is not None and state.challenge["target"] == 2
+    assert state.challenge is not None and state.challenge.target == 2
 
 
 # ---------------------------------------------------------------- Grelottine
@@ -233,7 +233,7 @@ def test_passe_grelot_hands_the_challenge_to_another_opponent() -> None:
     assert PasseGrelot(1) not in state.legal_actions(0)  # not back to the challenger
     state.apply(0, PasseGrelot(2))
     assert state.challenge is not None
-    assert state.challenge["target"] == 2 and state.challenge["stake"] == 16
+    assert state.challenge.target == 2 and state.challenge.stake == 16
     assert state.pg_used[0]
     others_pass(state)
     dice(state, 1, 3, 6)  # typed by the new target
@@ -310,7 +310,7 @@ def test_bleu_rouge_impossible_total_is_a_bevue() -> None:
     state = bleu_rouge([50, 0, 0])
     state.apply(0, AnnounceTotal(19))
     assert state.scores[0] == 49
-    assert state.bleu is not None and state.bleu["totals"] == []
+    assert state.bleu is not None and state.bleu.totals == ()
 
 
 def test_bleu_rouge_others_bet_5_on_the_total() -> None:

@@ -28,6 +28,8 @@ from choux.games.cul_de_chouette.actions import (
     UseBoucliette,
 )
 from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.steps import Step
+from choux.games.cul_de_chouette.substates import Sirotage
 from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 
@@ -69,8 +71,8 @@ def test_roller_cannot_cut_the_sirotage_bets_with_the_site_dice() -> None:
     state = site_table(3)
     state.scores = [50, 50, 50]
     state.roller, state.chouettes, state.dice = 0, [4, 4], [4, 4, 1]
-    state.sip = {"value": 4, "bets": {}}
-    state._enter(state.step.__class__("paris_sirotage"))
+    state.sip = Sirotage(4)
+    state.enter(Step.PARIS_SIROTAGE)  # the roller has just chosen to sip
     state._fresh()
     roller = state.roller
     assert Roll() not in state.legal_actions(roller)
@@ -263,7 +265,7 @@ def test_impossible_announced_total_is_a_bevue_whatever_the_number(total: int) -
     events = state.apply(0, AnnounceTotal(total))
     assert state.scores[0] == 59 - C.BEVUE
     assert any("total impossible" in e.text for e in events)
-    assert state.bleu is not None and state.bleu["announced"] == 1 and state.bleu["totals"] == []
+    assert state.bleu is not None and state.bleu.announced == 1 and state.bleu.totals == ()
 
 
 def test_announced_total_out_of_its_moment_says_so() -> None:

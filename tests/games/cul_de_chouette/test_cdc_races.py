@@ -133,6 +133,6 @@ def test_contre_sirop_goes_to_the_first_to_shout() -> None:
     state.apply(0, Sip(True))
     dice(state, 3)
     assert state.step == "contre_sirop"
-    assert state.race is not None and 0 not in state.race["eligible"]  # not the sipper
+    assert state.race is not None and 0 not in state.race.eligible  # not the sipper
     state.apply(2, Shout(C.CONTRE_SIROP))
     assert state.scores == [6, 0, 12]

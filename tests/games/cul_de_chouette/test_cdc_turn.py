@@ -18,7 +18,7 @@ def test_opening_roll_lowest_die_starts_and_ties_roll_again() -> None:
     state.apply(0, EnterDice((2,)))
     state.apply(1, EnterDice((2,)))
     state.apply(2, EnterDice((5,)))
-    assert state.tiebreak is not None and state.tiebreak["pending"] == [0, 1]
+    assert state.tiebreak is not None and state.tiebreak.pending == (0, 1)
     assert not state.legal_actions(2) or EnterDice((1,)) not in state.legal_actions(2)
     state.apply(0, EnterDice((4,)))
     state.apply(1, EnterDice((3,)))

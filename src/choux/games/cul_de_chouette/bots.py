@@ -33,7 +33,7 @@ from choux.games.cul_de_chouette.actions import (
     Sip,
     UseBoucliette,
 )
-from choux.games.cul_de_chouette.windows import RACE_CRY
+from choux.games.cul_de_chouette.steps import RACE_CRY
 
 ALL_ROLLS = tuple(product(range(1, 7), repeat=3))
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from choux.engine.base import (
     Action,
@@ -56,8 +56,8 @@ from choux.games.cul_de_chouette.rules import (
     may_pass_grelot,
     total_is_possible,
 )
-from choux.games.cul_de_chouette.steps import FAIR, RACES, SPECS, Step
-from choux.games.cul_de_chouette.windows import RACE_CRY
+from choux.games.cul_de_chouette.steps import FAIR, RACE_CRY, RACES, SPECS, Step
+from choux.games.cul_de_chouette.substates import Bets, Challenge
 
 if TYPE_CHECKING:
     from choux.games.cul_de_chouette.state import CulDeChouetteState
@@ -158,13 +158,13 @@ def dice_duty(st: CulDeChouetteState) -> tuple[int, int] | None:
     if who == "scorer":
         if step == Step.BLEU_ROUGE:
             assert st.bleu is not None
-            return (st.scorer, 3) if st.bleu["announced"] else None
+            return (st.scorer, 3) if st.bleu.announced else None
         return st.scorer, 3 if step == Step.BLEU_ROUGE_JET else 1
     ch = st.challenge
     assert ch is not None
     if step == Step.SIROP_GRELOT:
-        return ch["target"], 1
-    return ch["target"], 3 - len(ch["kept"])
+        return ch.target, 1
+    return ch.target, 3 - len(ch.kept)
 
 
 def typer(st: CulDeChouetteState, seat: int) -> int:
@@ -226,7 +226,7 @@ def gate_enter(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
         return SITE_DICE
     tie = st.tiebreak
     if tie is not None:
-        waiting = tie["pending"]
+        waiting = tie.pending
         if waiting and (seat == st.scribe or (st.scribe is None and seat in waiting)):
             return ENTER[1]
         return Refusal(NotYourTurn, "Ce n'est pas à vous de saisir ce dé.")
@@ -324,7 +324,7 @@ def gate_sip(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 
 
 def _side_bet(
-    st: CulDeChouetteState, seat: int, bets: dict[int, object], players: tuple[int, ...]
+    st: CulDeChouetteState, seat: int, bets: Bets[Any], players: tuple[int, ...]
 ) -> Refusal | None:
     if seat in players:
         return Refusal(IllegalAction, "On ne parie pas sur un coup où l'on joue soi-même.")
@@ -341,7 +341,7 @@ def gate_bet_face(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     if st.step != Step.PARIS_SIROTAGE:
         return Refusal(WindowClosed, "Les paris sur le Sirotage sont fermés.")
     assert st.sip is not None
-    return _side_bet(st, seat, st.sip["bets"], (st.scorer,)) or FACE_BETS
+    return _side_bet(st, seat, st.sip.bets, (st.scorer,)) or FACE_BETS
 
 
 # --------------------------------------------------------------------------- shouts
@@ -356,12 +356,12 @@ def gate_shout(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     if step in RACES:
         race = st.race
         assert race is not None
-        if seat not in race["eligible"]:
+        if seat not in race.eligible:
             return Refusal(IllegalAction, "Cette course n'est pas pour vous.")
-        if seat in race["order"]:
+        if seat in race.order:
             return Refusal(IllegalAction, "Vous avez déjà crié.")
         right = SHOUTS[RACE_CRY[step]]
-        if seat in race["wrong"]:
+        if seat in race.wrong:
             return (right,)
         return (right, *(SHOUTS[c] for c in C.RACE_CRIES if SHOUTS[c] != right))
     if step == Step.GRELOTTINE and may_false_grelottine(st, seat):
@@ -399,9 +399,9 @@ def gate_grelottine(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return menu or Refusal(IllegalAction, "Scores trop bas : aucune mise possible.")
 
 
-def _announced_grelottine(st: CulDeChouetteState) -> dict[str, object] | None:
+def _announced_grelottine(st: CulDeChouetteState) -> Challenge | None:
     ch = st.challenge
-    if st.step != Step.ANNONCE or ch is None or ch["kind"] != "grelottine":
+    if st.step != Step.ANNONCE or ch is None or ch.kind != "grelottine":
         return None
     return ch
 
@@ -412,7 +412,7 @@ def gate_passe_grelot(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
         return Refusal(WindowClosed, "Passe-Grelot impossible : aucun défi Grelottine annoncé.")
     if st.n == 2:
         return Refusal(IllegalAction, "Le Passe-Grelot est sans effet à deux joueurs.")
-    if seat != ch["target"]:
+    if seat != ch.target:
         return Refusal(IllegalAction, "Seul le joueur défié peut passer le défi.")
     if not may_pass_grelot(st.pg_earned[seat], st.pg_used[seat], st.n):
         return Refusal(
@@ -421,14 +421,14 @@ def gate_passe_grelot(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
         )
     if seat in st.passed:
         return PASSED
-    return tuple(PasseGrelot(p) for p in st.seated if p not in (seat, ch["challenger"]))
+    return tuple(PasseGrelot(p) for p in st.seated if p not in (seat, ch.challenger))
 
 
 def gate_boucliette(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     ch = st.challenge
     if st.step != Step.ANNONCE or ch is None:
         return Refusal(WindowClosed, "Aucun défi à annuler maintenant.")
-    if seat == ch["challenger"]:
+    if seat == ch.challenger:
         return Refusal(IllegalAction, "On n'annule pas son propre défi.")
     if not st.boucliette[seat]:
         return Refusal(IllegalAction, "Vous n'avez plus de Boucliette.")
@@ -443,10 +443,7 @@ def gate_bet_challenge(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     ch = _announced_grelottine(st)
     if ch is None:
         return Refusal(WindowClosed, "Les paris sur un défi sont fermés.")
-    players = (ch["challenger"], ch["target"])
-    bets = ch["bets"]
-    assert isinstance(bets, dict)
-    return _side_bet(st, seat, bets, players) or CHALLENGE_BETS  # type: ignore[arg-type]
+    return _side_bet(st, seat, ch.bets, (ch.challenger, ch.target)) or CHALLENGE_BETS
 
 
 # --------------------------------------------------------------------------- Bleu-Rouge
@@ -459,11 +456,11 @@ def gate_announce(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
         return Refusal(NotYourTurn, "Seul le lanceur du Bleu-Rouge annonce les totaux.")
     bleu = st.bleu
     assert bleu is not None
-    if bleu["announced"] >= C.BLEU_ROUGE_TOTALS:
+    if bleu.announced >= C.BLEU_ROUGE_TOTALS:
         return Refusal(IllegalAction, "Trois totaux annoncés : c'est le maximum.")
     if seat in st.passed:
         return PASSED
-    return total_menu(tuple(bleu["totals"]))
+    return total_menu(tuple(bleu.totals))
 
 
 def gate_bet_total(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
@@ -472,7 +469,7 @@ def gate_bet_total(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     if st.step != Step.BLEU_ROUGE:
         return Refusal(WindowClosed, "Les paris sur le total sont fermés.")
     assert st.bleu is not None
-    return _side_bet(st, seat, st.bleu["bets"], (st.scorer,)) or TOTAL_BETS
+    return _side_bet(st, seat, st.bleu.bets, (st.scorer,)) or TOTAL_BETS
 
 
 # --------------------------------------------------------------------------- any time
@@ -619,7 +616,8 @@ def _check_choice(st: CulDeChouetteState, seat: int, action: Action, menu: Menu)
             return None
         return _deposit_refusal(st)
     if isinstance(action, AnnounceTotal):
-        if action.total in st.bleu["totals"]:  # type: ignore[index]
+        assert st.bleu is not None
+        if action.total in st.bleu.totals:
             return Refusal(IllegalAction, f"Total déjà annoncé : {action.total}.")
         return None  # any other total: possible, or a Bévue (« total impossible »)
     if action in menu:
@@ -640,7 +638,7 @@ def _check_choice(st: CulDeChouetteState, seat: int, action: Action, menu: Menu)
         return Refusal(IllegalAction, "Vous avez déjà signalé une bévue de ce joueur ce tour-ci.")
     if isinstance(action, Shout):
         race = st.race
-        if race is not None and seat in race["wrong"]:
+        if race is not None and seat in race.wrong:
             return Refusal(IllegalAction, "Vous avez déjà crié à tort dans cette course.")
     return Refusal(IllegalAction, "Ce coup n'est pas permis maintenant.")
 

@@ -16,7 +16,13 @@ from enum import StrEnum
 
 from choux.engine.base import Action
 from choux.games.cul_de_chouette import actions as A
-from choux.games.cul_de_chouette.combos import WINDOW_SECONDS
+from choux.games.cul_de_chouette.combos import (
+    CONTRE_SIROP,
+    CRI_PELICAN,
+    GRELOTTE,
+    PAS_MOU,
+    WINDOW_SECONDS,
+)
 
 
 class Step(StrEnum):
@@ -144,8 +150,16 @@ SPECS = {
     step: replace(spec, seconds=WINDOW_SECONDS.get(step.value)) for step, spec in SPECS.items()
 }
 
-#: the races: « first (or last) to click »
+#: the races: « first (or last) to click », each with the shout that counts
+RACE_CRY: dict[str, str] = {
+    Step.PELICAN: CRI_PELICAN,
+    Step.CHOUETTE_VELUTE: PAS_MOU,
+    Step.SUITE: GRELOTTE,
+    Step.CONTRE_SIROP: CONTRE_SIROP,
+}
 RACES = frozenset({Step.PELICAN, Step.CHOUETTE_VELUTE, Step.SUITE, Step.CONTRE_SIROP})
+#: races won by the first right shout (the Suite instead punishes the last)
+FIRST_WINS = frozenset({Step.PELICAN, Step.CHOUETTE_VELUTE, Step.CONTRE_SIROP})
 #: steps whose clock closes them (a deadline)
 WINDOWS = frozenset(step for step, spec in SPECS.items() if spec.seconds is not None)
 #: fair windows: nobody's fast click cuts them short

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from choux.engine.base import JSON, Event
+from choux.games.cul_de_chouette import turn
 from choux.games.cul_de_chouette.actions import EnterDice, Pass
 from choux.games.cul_de_chouette.legality import dice_duty, pending, typer
 from choux.games.cul_de_chouette.state import CulDeChouetteState
@@ -37,7 +38,7 @@ def arrange(
     state = CulDeChouetteState(players, seed, {"des": "reels", **(options or {})})
     state.tiebreak = None
     state.roller = roller
-    state._start_turn()
+    turn.start_turn(state)
     if scores is not None:
         assert len(scores) == players, "one score per seat"
         state.scores = list(scores)
@@ -52,7 +53,7 @@ def arrange(
 def dice(state: CulDeChouetteState, *values: int) -> list[Event]:
     """Type the dice the game awaits, as whoever must type them."""
     if state.tiebreak is not None:
-        waiting = state.tiebreak["pending"]
+        waiting = state.tiebreak.pending
         seat = state.scribe if state.scribe is not None else waiting[0]
         return state.apply(seat, EnterDice(tuple(values)))
     duty = dice_duty(state)
