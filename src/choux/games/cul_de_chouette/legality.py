@@ -16,10 +16,9 @@ gets can never disagree:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from choux.engine.base import (
     Action,
@@ -65,9 +64,9 @@ if TYPE_CHECKING:
 Menu = tuple[Action, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a gate is closed: the error class (callers react to it) and a French reason."""
+class Refusal(NamedTuple):
+    """Why a gate is closed: the error class (callers react to it) and a French reason.
+    (A named tuple: gates build one on every closed path, it must cost nothing.)"""
 
     error: type[IllegalAction]
     text: str
@@ -478,7 +477,7 @@ def gate_bet_total(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 def gate_bevue(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     if not st.bevue_button:
         return Refusal(IllegalAction, "Le bouton Bévue n'est pas utilisé à cette table.")
-    menu = bevue_menu(st.seated, seat, st.bevue_pressed[seat])
+    menu = st.bevues[seat]
     return menu or Refusal(
         IllegalAction, "Vous avez déjà signalé une bévue de chaque joueur ce tour-ci."
     )
@@ -537,13 +536,13 @@ def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
         step = st.step
         for gate in st.gates[step]:
             menu = gate(st, seat)
-            if type(menu) is tuple and menu:
+            if menu and not isinstance(menu, Refusal):
                 found.append(menu)
         if found and step in FAIR and seat in pending(st):
             found.append((PASS,))
         if st.bevue_button:
             idle = not found
-            bevues = bevue_menu(st.seated, seat, st.bevue_pressed[seat])
+            bevues = st.bevues[seat]
             if bevues:
                 found.append(bevues)
             if idle and not st.shouted_out[seat]:

@@ -76,7 +76,15 @@ from choux.games.cul_de_chouette.actions import (
     Roll,
     Withdraw,
 )
-from choux.games.cul_de_chouette.legality import GATES, check, dice_duty, menus, pending, typer
+from choux.games.cul_de_chouette.legality import (
+    GATES,
+    bevue_menu,
+    check,
+    dice_duty,
+    menus,
+    pending,
+    typer,
+)
 from choux.games.cul_de_chouette.moves import HANDLERS
 from choux.games.cul_de_chouette.rules import capped_score, floored_score
 from choux.games.cul_de_chouette.steps import FAIR, SPECS, Step
@@ -189,10 +197,20 @@ class CulDeChouetteState(State):
         self.bleu: BleuRouge | None = None
         self.tiebreak = None
         self.bevue_pressed = [()] * self.n
+        self.refresh_bevues()
         self.shouted_out = [False] * self.n
         self.passed = []
         self.bank_moved = False
         self.erred: list[int] = []  # shouted « Grelottine ! » without one, this turn
+
+    def refresh_bevues(self) -> None:
+        """The −10 buttons each seat may still press this turn (kept ready: every step
+        lists them)."""
+        on = self.bevue_button
+        self.bevues: list[tuple[Action, ...]] = [
+            bevue_menu(self.seated, s, self.bevue_pressed[s]) if on and self.present[s] else ()
+            for s in range(self.n)
+        ]
 
     # ------------------------------------------------------------------ who acts
 
@@ -213,12 +231,8 @@ class CulDeChouetteState(State):
         if self.over:
             self._actors = ()
             return self._actors
-        found: list[int] = []
-        bevue, present, pressed = self.bevue_button, self.present, self.bevue_pressed
-        others = len(self.seated) - 1
-        for seat in range(self.n):
-            if (bevue and present[seat] and len(pressed[seat]) < others) or menus(self, seat):
-                found.append(seat)
+        bevues = self.bevues
+        found = [seat for seat in range(self.n) if bevues[seat] or menus(self, seat)]
         duty = dice_duty(self)
         if duty is not None:
             first = typer(self, duty[0])
@@ -415,6 +429,7 @@ class CulDeChouetteState(State):
             "pg_used",
             "pg_earned",
             "bevue_pressed",
+            "bevues",
             "shouted_out",
             "passed",
             "chance",

@@ -55,6 +55,7 @@ def join(st: CulDeChouetteState, seat: int, sing: bool) -> None:
     st.seated = tuple(s for s in range(st.n) if st.present[s])
     st.boucliette[seat] = True
     st.scores[seat] = min(start, st.cap)
+    st.refresh_bevues()
     song = " en chantant" if sing else ""
     st.say("sloubi", f"{{p{seat}}} rejoint la partie{song} avec {st.scores[seat]} points", seat)
 
