@@ -551,6 +551,35 @@ def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
     return found
 
 
+def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
+    """The seats that may have a decision at this step (the spec's `who`): the only ones
+    whose gates need asking to know who acts. The dice's typer comes first."""
+    who = SPECS[st.step].who
+    if who == "all":
+        found: tuple[int, ...] = st.seated
+    elif who == "race":
+        assert st.race is not None
+        found = st.race.eligible
+    elif who == "scorer":
+        found = (st.scorer,)
+    elif who == "tiebreak":
+        tie = st.tiebreak
+        if tie is None or not tie.pending:
+            return ()
+        return (st.scribe,) if st.scribe is not None else tie.pending
+    elif who == "nobody":
+        return ()
+    else:  # "dice" or "turn"
+        found = (st.roller,) if who == "turn" else ()
+        if who == "turn" and len(st.seated) < st.n:
+            found += tuple(s for s in range(st.n) if not st.present[s])
+    duty = dice_duty(st)
+    if duty is not None:
+        first = typer(st, duty[0])
+        found = (first, *(s for s in found if s != first))
+    return found
+
+
 def idle_shout(st: CulDeChouetteState, seat: int, action: Shout) -> bool:
     """A shout out of place (a Bévue), open to a player with nothing else to decide."""
     return action in IDLE_SHOUTS and IDLE_SHOUTS in menus(st, seat)

@@ -80,10 +80,10 @@ from choux.games.cul_de_chouette.legality import (
     GATES,
     bevue_menu,
     check,
+    deciders,
     dice_duty,
     menus,
     pending,
-    typer,
 )
 from choux.games.cul_de_chouette.moves import HANDLERS
 from choux.games.cul_de_chouette.rules import capped_score, floored_score
@@ -224,21 +224,22 @@ class CulDeChouetteState(State):
         return dice_duty(self)
 
     def actors(self) -> tuple[int, ...]:
-        """Seats with something to do, whoever must roll or type the dice first. A seat
-        with the −10 button still to press is one without looking further."""
+        """Seats with something to do: the step's deciders that have a decision (whoever
+        must roll or type the dice first), then those with the −10 button or a shout."""
         if self._actors is not None:
             return self._actors
         if self.over:
             self._actors = ()
             return self._actors
-        bevues = self.bevues
-        found = [seat for seat in range(self.n) if bevues[seat] or menus(self, seat)]
-        duty = dice_duty(self)
-        if duty is not None:
-            first = typer(self, duty[0])
-            if first in found and found[0] != first:
-                found.remove(first)
-                found.insert(0, first)
+        found = [seat for seat in deciders(self) if menus(self, seat)]
+        # the others act only through the −10 button or a shout out of place
+        if self.bevue_button:
+            bevues, present, shouted = self.bevues, self.present, self.shouted_out
+            found += [
+                s
+                for s in range(self.n)
+                if (bevues[s] or (present[s] and not shouted[s])) and s not in found
+            ]
         self._actors = tuple(found)
         return self._actors
 

@@ -58,6 +58,10 @@ class StepSpec:
     - `label`: French, for the view.
     - `kinds`: the action kinds that may be legal here (besides the Bévue button, idle
       shouts and « Je passe », open at every step).
+    - `who`: the seats that may have a decision here (their gates then say which):
+      "all", "dice" (who rolls or types the awaited dice), "scorer", "race" (its
+      eligible players), "tiebreak" (who has a die to roll), "turn" (the roller, who types
+      the dice, and the seats not yet joined) or "nobody".
     - `dice`: whose dice the game awaits here: "roller", "scorer" (the roller or the buyer of
       the Cul), "target" (the challenged) or None.
     - `seconds`: how long the table clock keeps the step open (None: it waits for a player);
@@ -71,6 +75,7 @@ class StepSpec:
 
     label: str
     kinds: tuple[type[Action], ...] = ()
+    who: str = "all"
     dice: str | None = None
     seconds: float | None = None
     fair: tuple[type[Action], ...] = ()
@@ -81,10 +86,13 @@ class StepSpec:
 RACE_KINDS = (A.Shout,)
 
 SPECS: dict[Step, StepSpec] = {
-    Step.OUVERTURE: StepSpec("Lancer d'ouverture : le plus petit dé commence", (A.EnterDice,)),
+    Step.OUVERTURE: StepSpec(
+        "Lancer d'ouverture : le plus petit dé commence", (A.EnterDice,), who="tiebreak"
+    ),
     Step.DEBUT: StepSpec(
         "Début du tour : lancer les Chouettes",
         (A.Roll, A.EnterDice, A.CivetBet, A.Deposit, A.Withdraw, A.JoinSloubi),
+        who="turn",
         dice="roller",
         fair=(A.CivetBet,),
         fair_seats="roller",
@@ -98,8 +106,8 @@ SPECS: dict[Step, StepSpec] = {
         fair_seats="others",
         after=Step.CUL,
     ),
-    Step.CUL: StepSpec("Lancer du Cul", (A.Roll, A.EnterDice), dice="scorer"),
-    Step.SIROTER: StepSpec("Chouette : siroter ou non ?", (A.Sip,)),
+    Step.CUL: StepSpec("Lancer du Cul", (A.Roll, A.EnterDice), who="dice", dice="scorer"),
+    Step.SIROTER: StepSpec("Chouette : siroter ou non ?", (A.Sip,), who="scorer"),
     Step.PARIS_SIROTAGE: StepSpec(
         "Sirotage : paris sur le dé",
         (A.BetFace, A.Roll, A.EnterDice),
@@ -129,9 +137,9 @@ SPECS: dict[Step, StepSpec] = {
         fair=(A.UseBoucliette, A.PasseGrelot, A.BetChallenge),
         after=Step.DEFI,
     ),
-    Step.DEFI: StepSpec("Défi : lancer du défié", (A.Roll, A.EnterDice), dice="target"),
+    Step.DEFI: StepSpec("Défi : lancer du défié", (A.Roll, A.EnterDice), who="dice", dice="target"),
     Step.SIROP_GRELOT: StepSpec(
-        "Sirop-Grelot : le Sirotage du défié", (A.Roll, A.EnterDice), dice="target"
+        "Sirop-Grelot : le Sirotage du défié", (A.Roll, A.EnterDice), who="dice", dice="target"
     ),
     Step.BLEU_ROUGE: StepSpec(
         "Bleu-Rouge : annonces et paris sur le total",
@@ -142,7 +150,7 @@ SPECS: dict[Step, StepSpec] = {
     ),
     Step.BLEU_ROUGE_JET: StepSpec("Bleu-Rouge : la relance", (A.Roll, A.EnterDice), dice="scorer"),
     Step.RAITOURNELLE: StepSpec("Banque : « Raitournelle ! » ou « Artichette ! »", RACE_KINDS),
-    Step.FIN: StepSpec("Partie terminée"),
+    Step.FIN: StepSpec("Partie terminée", who="nobody"),
 }
 
 # the clock's deadlines live with the other tunable numbers (combos.WINDOW_SECONDS)
