@@ -182,8 +182,10 @@ def pending(st: CulDeChouetteState) -> tuple[int, ...]:
         spec = SPECS[step]
         gates = FAIR_GATES[step]
         who = spec.fair_seats
-        if who == "roller":
-            seats: tuple[int, ...] = (st.roller,)
+        if who == "roller" and typer(st, st.roller) == st.roller:
+            seats: tuple[int, ...] = ()  # the roller's own choice: rolling is passing
+        elif who == "roller":
+            seats = (st.roller,)
         else:
             seats = st.seated
         scorer = st.scorer if who == "others" else -1
@@ -557,9 +559,12 @@ def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
     who = SPECS[st.step].who
     if who == "all":
         found: tuple[int, ...] = st.seated
+    elif who == "others":
+        scorer = st.scorer
+        return tuple(s for s in st.seated if s != scorer)
     elif who == "race":
         assert st.race is not None
-        found = st.race.eligible
+        found = st.race.silent()  # who has shouted the right cry is done
     elif who == "scorer":
         found = (st.scorer,)
     elif who == "tiebreak":
@@ -576,7 +581,8 @@ def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
     duty = dice_duty(st)
     if duty is not None:
         first = typer(st, duty[0])
-        found = (first, *(s for s in found if s != first))
+        if who in ("dice", "turn") or first in found:
+            found = (first, *(s for s in found if s != first))
     return found
 
 

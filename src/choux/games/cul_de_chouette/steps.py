@@ -59,7 +59,8 @@ class StepSpec:
     - `kinds`: the action kinds that may be legal here (besides the Bévue button, idle
       shouts and « Je passe », open at every step).
     - `who`: the seats that may have a decision here (their gates then say which):
-      "all", "dice" (who rolls or types the awaited dice), "scorer", "race" (its
+      "all", "others" (all but the roller or buyer), "dice" (who rolls or types the
+      awaited dice), "scorer", "race" (its
       eligible players), "tiebreak" (who has a die to roll), "turn" (the roller, who types
       the dice, and the seats not yet joined) or "nobody".
     - `dice`: whose dice the game awaits here: "roller", "scorer" (the roller or the buyer of
@@ -100,7 +101,8 @@ SPECS: dict[Step, StepSpec] = {
     ),
     Step.ACHAT: StepSpec(
         "Achat de dé : le Cul est à vendre",
-        (A.BuyCul, A.Roll, A.EnterDice),
+        (A.BuyCul,),  # the roller's dice wait: the window closes when nobody may buy
+        who="others",
         dice="roller",
         fair=(A.BuyCul,),
         fair_seats="others",
@@ -110,7 +112,8 @@ SPECS: dict[Step, StepSpec] = {
     Step.SIROTER: StepSpec("Chouette : siroter ou non ?", (A.Sip,), who="scorer"),
     Step.PARIS_SIROTAGE: StepSpec(
         "Sirotage : paris sur le dé",
-        (A.BetFace, A.Roll, A.EnterDice),
+        (A.BetFace,),  # the die waits: the window closes when nobody may bet
+        who="others",
         dice="scorer",
         fair=(A.BetFace,),
         fair_seats="others",
@@ -126,6 +129,7 @@ SPECS: dict[Step, StepSpec] = {
     Step.GRELOTTINE: StepSpec(
         "Néant : « Grelottine ! » ?",
         (A.ChallengeGrelottine, A.Shout),
+        who="others",
         fair=(A.ChallengeGrelottine,),
         fair_seats="others",
         after=None,
