@@ -56,3 +56,19 @@ def test_events_carry_french_texts_with_player_placeholders() -> None:
     events = dice(state, 5)
     texts = [e.render(["Ana", "Bob", "Cyd"]) for e in events]
     assert "Ana fait une Velute de 5 : +50" in texts
+
+
+def test_view_is_the_common_envelope_around_the_board_view() -> None:
+    state = arrange(3, scores=[0, 40, 0])
+    dice(state, 2, 2)
+    for seat in (None, 0, 1, 2):
+        board = state.board_view(seat)
+        assert not {"game", "seat", "actors", "legal"} & set(board)
+        legal = state.legal_actions(seat) if seat is not None else []
+        assert state.view(seat) == {
+            "game": "cul-de-chouette",
+            "seat": seat,
+            "actors": list(state.actors()),
+            "legal": [{"action": a.to_json(), "label": a.label()} for a in legal],
+            **board,
+        }
