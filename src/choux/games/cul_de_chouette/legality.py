@@ -117,7 +117,9 @@ def civet_menu(score: int) -> Menu:
 
 
 @lru_cache(maxsize=4096)
-def bevue_menu(seated: tuple[int, ...], seat: int, pressed: tuple[int, ...]) -> Menu:
+def bevue_menu(
+    seated: tuple[int, ...], seat: int, pressed: tuple[int, ...]
+) -> tuple[DeclareBevue, ...]:
     return tuple(DeclareBevue(t) for t in seated if t != seat and t not in pressed)
 
 

@@ -55,7 +55,8 @@ def enter_dice(st: CulDeChouetteState, seat: int, action: EnterDice) -> None:
 
 def declare_bevue(st: CulDeChouetteState, seat: int, action: DeclareBevue) -> None:
     st.bevue_pressed[seat] = (*st.bevue_pressed[seat], action.target)
-    st.bevues[seat] = tuple(a for a in st.bevues[seat] if a != action)
+    target = action.target
+    st.bevues[seat] = tuple(a for a in st.bevues[seat] if a.target != target)
     st.bevue(action.target, f"{{p{seat}}} signale une bévue de {{p{action.target}}}")
 
 

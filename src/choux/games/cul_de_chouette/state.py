@@ -70,6 +70,7 @@ from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette import turn
 from choux.games.cul_de_chouette.actions import (
     CloseWindow,
+    DeclareBevue,
     Deposit,
     EnterDice,
     JoinSloubi,
@@ -207,7 +208,7 @@ class CulDeChouetteState(State):
         """The −10 buttons each seat may still press this turn (kept ready: every step
         lists them)."""
         on = self.bevue_button
-        self.bevues: list[tuple[Action, ...]] = [
+        self.bevues: list[tuple[DeclareBevue, ...]] = [
             bevue_menu(self.seated, s, self.bevue_pressed[s]) if on and self.present[s] else ()
             for s in range(self.n)
         ]
@@ -224,17 +225,18 @@ class CulDeChouetteState(State):
         return dice_duty(self)
 
     def actors(self) -> tuple[int, ...]:
-        """Seats with something to do: the step's deciders that have a decision (whoever
-        must roll or type the dice first), then those with the −10 button or a shout."""
+        """Seats with something to do: the step's deciders first (whoever must roll or type
+        the dice first), then those with only the −10 button or a shout out of place."""
         if self._actors is not None:
             return self._actors
         if self.over:
             self._actors = ()
             return self._actors
-        found = [seat for seat in deciders(self) if menus(self, seat)]
+        bevues = self.bevues  # a seat with a −10 button left acts, no need to look further
+        found = [seat for seat in deciders(self) if bevues[seat] or menus(self, seat)]
         # the others act only through the −10 button or a shout out of place
         if self.bevue_button:
-            bevues, present, shouted = self.bevues, self.present, self.shouted_out
+            present, shouted = self.present, self.shouted_out
             found += [
                 s
                 for s in range(self.n)
