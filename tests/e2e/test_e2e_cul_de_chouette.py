@@ -621,5 +621,17 @@ def test_phone_dock_leaves_the_score_sheets_visible_and_idle_shouts_look_idle(
         (dock,) = rects(page, "#actions")
         assert dock["height"] <= 0.15 * PHONE["height"], dock
         assert sheets_clear_of_the_dock(page) == []
-        shoot(page, "cdc-phone-dock-roll")
+
+        # Karadoc sips a Chouette: Perceval may bet on the die, or say « Je passe »
+        state = arrange(8, scores=scores, roller=B)
+        dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
+        dice(state, 5)
+        state.apply(B, Sip(True))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=paris]")
+        shoot(page, "cdc-phone-sirotage-bets-or-pass")
+        page.click(".pass-button")
+        wait_view(page, f"v.passed.includes({A})")
+        assert page.locator("[data-dialog=paris]").count() == 0
         assert not errors, errors
