@@ -66,7 +66,7 @@ class StepSpec:
     - `dice`: whose dice the game awaits here: "roller", "scorer" (the roller or the buyer of
       the Cul), "target" (the challenged) or None.
     - `seconds`: how long the table clock keeps the step open (None: it waits for a player);
-      the default it then applies is `CulDeChouetteState._close`.
+      the default it then applies is `turn.DEFAULTS`.
     - `fair`: the action kinds that make a seat *pending* in this fair window: the dice wait
       until no other pending seat is left (rules: « Windows are fair »).
     - `fair_seats`: who may be pending there: "roller" (the Civet before the dice), "others"
@@ -119,13 +119,23 @@ SPECS: dict[Step, StepSpec] = {
         fair_seats="others",
         after=Step.SIROTAGE,
     ),
-    Step.SIROTAGE: StepSpec("Sirotage : lancer du dé", (A.Roll, A.EnterDice), dice="scorer"),
-    Step.PELICAN: StepSpec("Pélican : « Pélican ! »", RACE_KINDS),
-    Step.CHOUETTE_VELUTE: StepSpec("Chouette Velute : « Pas mou le caillou ! »", RACE_KINDS),
-    Step.SUITE: StepSpec("Suite : « Grelotte ça picote ! »", RACE_KINDS),
-    Step.CONTRE_SIROP: StepSpec("Contre-Sirop : « J'apprécie les fruits au sirop ! »", RACE_KINDS),
-    Step.DEPARTAGE: StepSpec("Départage au dé : le plus petit perd", (A.EnterDice,)),
-    Step.SOUFFLETTE_CIBLE: StepSpec("Soufflette : qui défier ?", (A.ChallengeSoufflette,)),
+    Step.SIROTAGE: StepSpec(
+        "Sirotage : lancer du dé", (A.Roll, A.EnterDice), who="dice", dice="scorer"
+    ),
+    Step.PELICAN: StepSpec("Pélican : « Pélican ! »", RACE_KINDS, who="race"),
+    Step.CHOUETTE_VELUTE: StepSpec(
+        "Chouette Velute : « Pas mou le caillou ! »", RACE_KINDS, who="race"
+    ),
+    Step.SUITE: StepSpec("Suite : « Grelotte ça picote ! »", RACE_KINDS, who="race"),
+    Step.CONTRE_SIROP: StepSpec(
+        "Contre-Sirop : « J'apprécie les fruits au sirop ! »", RACE_KINDS, who="race"
+    ),
+    Step.DEPARTAGE: StepSpec(
+        "Départage au dé : le plus petit perd", (A.EnterDice,), who="tiebreak"
+    ),
+    Step.SOUFFLETTE_CIBLE: StepSpec(
+        "Soufflette : qui défier ?", (A.ChallengeSoufflette,), who="scorer"
+    ),
     Step.GRELOTTINE: StepSpec(
         "Néant : « Grelottine ! » ?",
         (A.ChallengeGrelottine, A.Shout),
@@ -152,7 +162,9 @@ SPECS: dict[Step, StepSpec] = {
         fair=(A.AnnounceTotal, A.BetTotal),
         after=Step.BLEU_ROUGE_JET,
     ),
-    Step.BLEU_ROUGE_JET: StepSpec("Bleu-Rouge : la relance", (A.Roll, A.EnterDice), dice="scorer"),
+    Step.BLEU_ROUGE_JET: StepSpec(
+        "Bleu-Rouge : la relance", (A.Roll, A.EnterDice), who="dice", dice="scorer"
+    ),
     Step.RAITOURNELLE: StepSpec("Banque : « Raitournelle ! » ou « Artichette ! »", RACE_KINDS),
     Step.FIN: StepSpec("Partie terminée", who="nobody"),
 }
