@@ -555,6 +555,11 @@ def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
     return found
 
 
+#: steps whose deciders always have a decision (the awaited dice, a race's right shout, the
+#: roller's choice): `actors` need not ask their gates (`check_invariants` verifies it)
+SURE = frozenset({"dice", "race", "scorer", "tiebreak"})
+
+
 def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
     """The seats that may have a decision at this step (the spec's `who`): the only ones
     whose gates need asking to know who acts. The dice's typer comes first."""

@@ -79,6 +79,7 @@ from choux.games.cul_de_chouette.actions import (
 )
 from choux.games.cul_de_chouette.legality import (
     GATES,
+    SURE,
     bevue_menu,
     check,
     deciders,
@@ -233,7 +234,10 @@ class CulDeChouetteState(State):
             self._actors = ()
             return self._actors
         bevues = self.bevues  # a seat with a −10 button left acts, no need to look further
-        found = [seat for seat in deciders(self) if bevues[seat] or menus(self, seat)]
+        if SPECS[self.step].who in SURE:
+            found = list(deciders(self))
+        else:
+            found = [seat for seat in deciders(self) if bevues[seat] or menus(self, seat)]
         # the others act only through the −10 button or a shout out of place
         if self.bevue_button:
             present, shouted = self.present, self.shouted_out
