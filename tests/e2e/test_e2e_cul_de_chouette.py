@@ -31,8 +31,9 @@ from e2e_tables import (
     watched_page,
 )
 
+from choux.games.cul_de_chouette import races
 from choux.games.cul_de_chouette.actions import AnnounceTotal, Sip
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -109,6 +110,17 @@ def step(page: Any, seat: int, script: Script) -> None:
         page.locator("[data-dialog=annonce] button", has_text="10").first.click()
 
 
+def late_press(page: Any, selector: str) -> None:
+    """A press that lands just after the race ended: by then the page may have folded the
+    shouts away (outside a race they are tucked in the dock), so press the button the finger
+    was on, whatever the page drew since."""
+    page.evaluate(
+        "(sel) => document.querySelector(sel).dispatchEvent("
+        "new PointerEvent('pointerdown', {button: 0, bubbles: true}))",
+        selector,
+    )
+
+
 def race(pa: Any, pb: Any, script: Script) -> None:
     """Perceval's Chouette Velute: Karadoc shouts wrong, then both shout right; first wins."""
     wait_view(pa, "v.step === 'chouette_velute'")
@@ -120,7 +132,7 @@ def race(pa: Any, pb: Any, script: Script) -> None:
     assert view(pb)["sheets"][B]["score"] == max(0, score_b - 10)
     assert "Bévue" in pb.locator("#log").inner_text()
     pa.locator('.shout[data-cry="Pas mou le caillou !"]').click()
-    pb.locator('.shout[data-cry="Pas mou le caillou !"]').click()
+    late_press(pb, '.shout[data-cry="Pas mou le caillou !"]')
     for page in (pa, pb):
         page.wait_for_function(
             "() => document.querySelector('.cdc-news').textContent.includes('crie le premier')"
@@ -241,8 +253,9 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
 
         # Néant of the roller: Perceval holds a Grelottine; max = min(120, 90) x 33 % = 29
-        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
+        state = arrange(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
         dice(state, 1, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 6)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=grelottine]")
@@ -265,8 +278,9 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-challenge-announced")
 
         # a Chouette of 3, the roller sips: Perceval bets on a face
-        state = table(3, scores=[40, 50, 60], roller=B)
+        state = arrange(3, scores=[40, 50, 60], roller=B)
         dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 5)
         state.apply(B, Sip(True))
         put_state(server, code, state)
@@ -275,14 +289,14 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-dialog-sirotage-bets")
 
         # the Cul is for sale
-        state = table(3, scores=[40, 50, 60], roller=B)
+        state = arrange(3, scores=[40, 50, 60], roller=B)
         dice(state, 2, 5)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=achat]")
         shoot_sizes(page, "cdc-dialog-achat")
 
         # Perceval's own turn with a Civet: stake up to min(102, score)
-        state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
+        state = arrange(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=civet]")
         assert "maximum : 80 points" in page.locator("[data-dialog=civet]").inner_text()
@@ -290,16 +304,18 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         shoot_sizes(page, "cdc-dialog-civet-and-dice")
 
         # Bleu-Rouge: Perceval announces totals
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=annonce]")
         shoot_sizes(page, "cdc-dialog-bleu-rouge")
 
         # Soufflette: Perceval names the challenged player
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         dice(state, 1, 2)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
@@ -317,32 +333,37 @@ def five_seat_states() -> list[tuple[str, Any]]:
     """Each decision Perceval (seat 0) may face at a table of five."""
     flags = [True, False, False, False, False]
     states: list[tuple[str, Any]] = []
-    state = table(5, scores=SCORES5, roller=B, grelottine=flags)
+    state = arrange(5, scores=SCORES5, roller=B, grelottine=flags)
     dice(state, 1, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 6)
     states.append(("grelottine", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 5)
     state.apply(B, Sip(True))
     states.append(("paris", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     for total in (10, 11, 12):
         state.apply(B, AnnounceTotal(total))
     states.append(("pari-total", state))
-    state = table(5, scores=SCORES5, roller=A)
+    state = arrange(5, scores=SCORES5, roller=A)
     dice(state, 3, 3)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     states.append(("annonce", state))
-    state = table(5, scores=SCORES5, roller=A, civet=flags)
+    state = arrange(5, scores=SCORES5, roller=A, civet=flags)
     states.append(("civet", state))
-    state = table(5, scores=SCORES5, roller=A)
+    state = arrange(5, scores=SCORES5, roller=A)
     dice(state, 1, 2)
+    others_pass(state)  # nobody buys the Cul
     dice(state, 4)
     states.append(("soufflette", state))
-    state = table(5, scores=SCORES5, roller=B)
+    state = arrange(5, scores=SCORES5, roller=B)
     dice(state, 2, 5)
     states.append(("achat", state))
     return states
@@ -397,7 +418,9 @@ def test_five_players_decisions_on_screen_and_large_enough_to_tap(tmp_path: Path
                 if label == "phone":
                     controls = ".bevue-button, .shout, .cdc-dialog button, .cdc-dialog input, .cdc-dialog select"
                     found = rects(page, controls)
-                    assert len(found) >= 5 + 7 + 1, found  # five Bévue, seven shouts, a choice
+                    # four Bévue buttons (not on oneself), the shouts (folded into one row
+                    # outside a race, unless a call is ready), a choice
+                    assert len(found) >= 4 + 1 + 1, found
                     small = [c for c in found if c["width"] < 44 or c["height"] < 44]
                     assert not small, (name, small)
                 shoot(page, f"cdc-five-{name}-{label}")
@@ -481,7 +504,7 @@ def test_shared_screen_two_players_on_one_tablet_and_a_phone(tmp_path: Path) -> 
                 tablet.locator(
                     f'.sheet[data-seat="{A}"] .shout[data-cry="Pas mou le caillou !"]'
                 ).click()
-                phone.locator('.shout[data-cry="Pas mou le caillou !"]').click()
+                late_press(phone, '.shout[data-cry="Pas mou le caillou !"]')
                 for page in (tablet, phone):
                     page.wait_for_function(
                         "() => document.querySelector('.cdc-news').textContent.includes('crie le premier')"
@@ -526,4 +549,89 @@ def test_shared_screen_two_players_on_one_tablet_and_a_phone(tmp_path: Path) -> 
         tablet.wait_for_selector("#result:not([hidden])", timeout=10_000)
         phone.wait_for_selector("#result:not([hidden])", timeout=10_000)
         shoot(tablet, "cdc-shared-over", full_page=True)
+        assert not errors, errors
+
+
+# --------------------------------------------------------------------------- phone dock
+
+
+def sheets_clear_of_the_dock(page: Any) -> list[dict[str, Any]]:
+    """With the sheets scrolled to the top of the screen, those the dock covers, even in
+    part (all of a table of eight must fit above it)."""
+    page.evaluate("document.querySelector('.cdc-sheets').scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(80)  # the dock's room is set on the next frame
+    (dock,) = rects(page, "#actions")
+    return [s for s in rects(page, ".cdc-sheets .sheet") if s["bottom"] > dock["top"] + 1]
+
+
+def test_phone_dock_leaves_the_score_sheets_visible_and_idle_shouts_look_idle(
+    tmp_path: Path,
+) -> None:
+    """On a phone (390x844) the fixed bar (« Lancer » + seven shouts) covered a third of the
+    screen and hid the sheets, and the shouts looked active with no race open. Outside a race
+    the dock now folds the shouts into one row, and the shouts look idle (still clickable:
+    a shout out of place is a Bévue); in a race they unfold, gold. The eight sheets of a full
+    table fit above the dock."""
+    scores = [120, 90, 60, 40, 30, 20, 10, 0]
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 8)
+        # the start of Karadoc's turn: Perceval has nothing to decide
+        state = arrange(8, scores=scores, roller=B, options={"des": "site"})
+        put_state(server, code, state)
+        page.wait_for_selector(".shout-bar.folded .shout-toggle")
+        (dock,) = rects(page, "#actions")
+        assert dock["height"] <= 0.08 * PHONE["height"], dock
+        assert sheets_clear_of_the_dock(page) == []
+        assert rects(page, ".shout-bar .cry") == []  # folded away
+        shoot(page, "cdc-phone-dock-folded")
+        page.click(".shout-toggle")
+        page.wait_for_selector(".shout-bar:not(.folded) .cry")
+        cries = page.locator(".shout-bar .cry")
+        assert cries.count() == 4
+        for i in range(4):
+            cry = cries.nth(i)
+            assert "idle" in (cry.get_attribute("class") or "") and cry.is_enabled()
+        style = page.evaluate(
+            "() => getComputedStyle(document.querySelector('.shout-bar .cry')).borderStyle"
+        )
+        assert style == "dashed", style
+        shoot(page, "cdc-phone-dock-unfolded")
+        # a shout out of place is still sent, and costs a Bévue
+        page.locator(".shout-bar .cry").first.click()
+        wait_view(page, "v.sheets[0].score === 110")
+
+        # Karadoc's Chouette Velute: a race, the shouts unfold and are live
+        state = arrange(8, scores=scores, roller=B, options={"des": "site"})
+        state.chouettes, state.dice = [2, 2], [2, 2, 4]
+        races.open_race(state, "chouette_velute", 32, state.seated)
+        put_state(server, code, state)
+        page.wait_for_selector(".shout-bar.race-open .cry")
+        assert page.locator(".shout-bar .shout-toggle").count() == 0
+        assert page.locator(".shout-bar .cry.idle").count() == 0
+        (dock,) = rects(page, "#actions")
+        assert dock["height"] <= 0.3 * PHONE["height"], dock
+        shoot(page, "cdc-phone-dock-race")
+
+        # Perceval's own turn: « Lancer » and the folded shouts leave the sheets in sight
+        state = arrange(8, scores=scores, roller=A, options={"des": "site"})
+        put_state(server, code, state)
+        page.wait_for_selector(".roll-button")
+        shoot(page, "cdc-phone-dock-roll")
+        (dock,) = rects(page, "#actions")
+        assert dock["height"] <= 0.15 * PHONE["height"], dock
+        assert sheets_clear_of_the_dock(page) == []
+
+        # Karadoc sips a Chouette: Perceval may bet on the die, or say « Je passe »
+        state = arrange(8, scores=scores, roller=B)
+        dice(state, 3, 3)
+        others_pass(state)  # nobody buys the Cul
+        dice(state, 5)
+        state.apply(B, Sip(True))
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=paris]")
+        shoot(page, "cdc-phone-sirotage-bets-or-pass")
+        page.click(".pass-button")
+        wait_view(page, f"v.passed.includes({A})")
+        assert page.locator("[data-dialog=paris]").count() == 0
         assert not errors, errors

@@ -30,7 +30,7 @@ from e2e_tables import (
 )
 
 from choux.games.cul_de_chouette.actions import ChallengeGrelottine
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -42,8 +42,9 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         page, errors = watched_page(browser, PHONE)
         code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
         # Karadoc's Néant; Léodagan challenges him to a Chouette: Perceval may bet on it
-        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[False, False, True])
+        state = arrange(3, scores=[120, 90, 60], roller=B, grelottine=[False, False, True])
         dice(state, 1, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 6)
         state.apply(C, ChallengeGrelottine("Chouette", 10))
         put_state(server, code, state)
@@ -60,16 +61,18 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         shoot(page, "qa-cdc-challenge-bets-phone")
 
         # the roller's own decision (no window): no clock among the dialogs
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         dice(state, 1, 2)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=soufflette]")
         assert page.locator(".cdc-dialogs .game-countdown").count() == 0
 
         # a race (Karadoc's Chouette Velute): the shout bar at the bottom carries the clock
-        state = table(3, scores=[80, 50, 60], roller=B)
+        state = arrange(3, scores=[80, 50, 60], roller=B)
         dice(state, 2, 2)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 4)
         put_state(server, code, state)
         page.wait_for_selector(".shout-bar.race-open .game-countdown")
@@ -77,7 +80,7 @@ def test_cdc_challenge_bets_name_the_challenged_and_show_the_clock(tmp_path: Pat
         shoot(page, "qa-cdc-race-clock-phone")
 
         # a Civet on a phone: the long combination names do not widen the page
-        state = table(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
+        state = arrange(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=civet]")
         page.select_option("[data-dialog=civet] select", "Cul de Chouette (avec Sirotage)")
@@ -106,7 +109,7 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
         invite = f"{server.url}/t/{code}"
         # two seats are free: the page offers to seat someone else on this device
         assert page.locator(".shared-panel").is_visible()
-        state = table(3, scores=[80, 50, 60], roller=A)
+        state = arrange(3, scores=[80, 50, 60], roller=A)
         put_state(server, code, state)
         page.wait_for_selector(".dice-entry input")
         first = page.locator(".dice-entry input").first
@@ -121,8 +124,9 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
         assert page.locator(".dice-entry input").nth(1).input_value() == "3"
 
         # a Grelottine stake being typed survives too
-        state = table(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
+        state = arrange(3, scores=[120, 90, 60], roller=B, grelottine=[True, False, False])
         dice(state, 1, 3)
+        others_pass(state)  # nobody buys the Cul
         dice(state, 6)
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=grelottine]")

@@ -10,16 +10,17 @@ from choux.games.cul_de_chouette.actions import (
     BuyCul,
     ChallengeGrelottine,
     DeclareBevue,
+    Pass,
     Shout,
     Sip,
 )
 from choux.games.cul_de_chouette.bots import BOTS, cul_value, probability, soufflette_success
 from choux.games.cul_de_chouette.state import CulDeChouetteState
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice
 
 
 def chouette_velute() -> CulDeChouetteState:
-    state = table(3)
+    state = arrange(3)
     dice(state, 2, 2)
     dice(state, 4)
     return state
@@ -53,7 +54,7 @@ def test_easy_bots_sometimes_shout_the_wrong_cry_and_hard_ones_never() -> None:
 def test_bots_sip_by_expected_value() -> None:
     hard = BOTS["hard"](random.Random(1))
     for pair, other, expected in ((1, 5, True), (2, 5, True), (5, 1, False), (6, 2, False)):
-        state = table(3, scores=[10, 0, 0])
+        state = arrange(3, scores=[10, 0, 0])
         dice(state, pair, pair)
         dice(state, other)
         move = hard.choose(state, 0)
@@ -62,7 +63,7 @@ def test_bots_sip_by_expected_value() -> None:
 
 def test_bots_keep_a_chouette_that_wins() -> None:
     hard = BOTS["hard"](random.Random(1))
-    state = table(3, scores=[330, 0, 0])
+    state = arrange(3, scores=[330, 0, 0])
     dice(state, 4, 4)
     dice(state, 1)
     move = hard.choose(state, 0)
@@ -72,18 +73,19 @@ def test_bots_keep_a_chouette_that_wins() -> None:
 def test_hard_bot_buys_a_valuable_cul_only() -> None:
     hard = BOTS["hard"](random.Random(1))
     assert cul_value((6, 6)) > 30 > cul_value((1, 3))
-    state = table(3, scores=[0, 100, 0])
+    state = arrange(3, scores=[0, 100, 0])
     dice(state, 6, 6)
     move = hard.choose(state, 1)
     assert move is not None and move.action == BuyCul()
-    state = table(3, scores=[0, 100, 0])
+    state = arrange(3, scores=[0, 100, 0])
     dice(state, 1, 3)
-    assert hard.choose(state, 1) is None
+    move = hard.choose(state, 1)
+    assert move is not None and move.action == Pass()  # no purchase: it says « Je passe »
 
 
 def test_hard_bot_challenges_with_the_best_expected_stake() -> None:
     hard = BOTS["hard"](random.Random(1))
-    state = table(3, scores=[100, 200, 0], grelottine=[False, True, False])
+    state = arrange(3, scores=[100, 200, 0], grelottine=[False, True, False])
     dice(state, 1, 3)
     state.apply_timeout()
     dice(state, 6)
@@ -94,7 +96,7 @@ def test_hard_bot_challenges_with_the_best_expected_stake() -> None:
 
 def test_bots_announce_the_likeliest_bleu_rouge_totals() -> None:
     hard = BOTS["hard"](random.Random(1))
-    state = table(3, scores=[50, 0, 0])
+    state = arrange(3, scores=[50, 0, 0])
     dice(state, 3, 3)
     dice(state, 4)
     totals = []
@@ -107,7 +109,7 @@ def test_bots_announce_the_likeliest_bleu_rouge_totals() -> None:
 
 
 def test_bots_never_press_the_bevue_button() -> None:
-    state = table(3)
+    state = arrange(3)
     assert state.legal_actions(1)[0] == DeclareBevue(0)
     for level in ("easy", "medium", "hard"):
         assert BOTS[level](random.Random(1)).choose(state, 1) is None

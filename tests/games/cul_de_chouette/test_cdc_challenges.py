@@ -20,13 +20,13 @@ from choux.games.cul_de_chouette.actions import (
     UseBoucliette,
 )
 from choux.games.cul_de_chouette.state import CulDeChouetteState
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 # ---------------------------------------------------------------- Sirotage
 
 
 def chouette_of_two(scores: list[int], **sheets: list[bool]) -> CulDeChouetteState:
-    state = table(3, scores=scores, **sheets)
+    state = arrange(3, scores=scores, **sheets)
     dice(state, 2, 2)
     if state.step == "achat":
         state.apply_timeout()
@@ -80,7 +80,7 @@ def test_sirotage_roller_does_not_bet_on_own_die() -> None:
 
 
 def test_failed_sirotage_on_a_pair_of_six_gives_a_civet() -> None:
-    state = table(3, scores=[40, 0, 0])
+    state = arrange(3, scores=[40, 0, 0])
     dice(state, 6, 6)
     dice(state, 2)
     state.apply(0, Sip(True))
@@ -93,7 +93,7 @@ def test_failed_sirotage_on_a_pair_of_six_gives_a_civet() -> None:
 
 
 def soufflette(scores: list[int], target: int = 2) -> CulDeChouetteState:
-    state = table(3, scores=scores)
+    state = arrange(3, scores=scores)
     dice(state, 4, 2)
     if state.step == "achat":
         state.apply_timeout()
@@ -106,14 +106,16 @@ def soufflette(scores: list[int], target: int = 2) -> CulDeChouetteState:
 
 def test_soufflette_made_on_the_first_throw_takes_50_from_the_roller() -> None:
     state = soufflette([60, 0, 0])
+    others_pass(state)
     dice(state, 1, 4, 2)
     assert state.scores == [10, 0, 50]
 
 
 def test_soufflette_keeps_4_2_1_and_made_on_the_third_throw_gives_30() -> None:
     state = soufflette([60, 0, 0])
+    others_pass(state)
     dice(state, 4, 6, 6)
-    assert state.challenge is not None and state.challenge["kept"] == [4]
+    assert state.challenge is not None and state.challenge.kept == (4,)
     dice(state, 2, 5)
     dice(state, 1)
     assert state.scores == [30, 0, 30]
@@ -121,6 +123,7 @@ def test_soufflette_keeps_4_2_1_and_made_on_the_third_throw_gives_30() -> None:
 
 def test_soufflette_missed_costs_the_challenged_30_and_pays_the_roller() -> None:
     state = soufflette([0, 0, 40])
+    others_pass(state)
     dice(state, 5, 5, 5)
     dice(state, 6, 6, 6)
     dice(state, 3, 3, 3)
@@ -128,11 +131,11 @@ def test_soufflette_missed_costs_the_challenged_30_and_pays_the_roller() -> None
 
 
 def test_soufflette_target_defaults_to_the_next_player_when_the_clock_runs_out() -> None:
-    state = table(3)
+    state = arrange(3)
     dice(state, 4, 2)
     dice(state, 1)
     state.apply_timeout()
-    assert state.challenge is not None and state.challenge["target"] == 2
+    assert state.challenge is not None and state.challenge.target == 2
 
 
 # ---------------------------------------------------------------- Grelottine
@@ -140,7 +143,7 @@ def test_soufflette_target_defaults_to_the_next_player_when_the_clock_runs_out()
 
 def neant(scores: list[int], **sheets: list[bool]) -> CulDeChouetteState:
     sheets.setdefault("grelottine", [False, True, False])
-    state = table(3, scores=scores, **sheets)
+    state = arrange(3, scores=scores, **sheets)
     dice(state, 1, 3)
     if state.step == "achat":
         state.apply_timeout()
@@ -183,6 +186,7 @@ def test_grelottine_made_wins_the_stake_and_keeps_the_roll() -> None:
 def test_grelottine_missed_loses_the_stake() -> None:
     state = neant([100, 200, 0])
     state.apply(1, ChallengeGrelottine("Velute", 25))
+    others_pass(state)
     dice(state, 1, 3, 6)
     assert state.scores == [75, 225, 0]
     assert state.grelottine == [False, False, False]
@@ -193,11 +197,13 @@ def test_grelottine_third_party_bets_5_to_win_25() -> None:
     state = neant([100, 200, 10])
     state.apply(1, ChallengeGrelottine("Chouette", 30))
     state.apply(2, BetChallenge(True))
+    others_pass(state)
     dice(state, 4, 4, 1)
     assert state.scores[2] == 35
     state = neant([100, 200, 10])
     state.apply(1, ChallengeGrelottine("Chouette", 30))
     state.apply(2, BetChallenge(True))
+    others_pass(state)
     dice(state, 1, 3, 6)
     assert state.scores[2] == 5
 
@@ -205,6 +211,7 @@ def test_grelottine_third_party_bets_5_to_win_25() -> None:
 def test_sirop_grelot_needs_a_chouette_then_the_sip() -> None:
     state = neant([100, 200, 0])
     state.apply(1, ChallengeGrelottine("Sirop-Grelot", 20))
+    others_pass(state)
     dice(state, 2, 2, 5)
     assert state.step == "sirop_grelot"
     dice(state, 2)
@@ -214,6 +221,7 @@ def test_sirop_grelot_needs_a_chouette_then_the_sip() -> None:
 def test_sirop_grelot_without_a_chouette_is_missed() -> None:
     state = neant([100, 200, 0])
     state.apply(1, ChallengeGrelottine("Sirop-Grelot", 20))
+    others_pass(state)
     dice(state, 1, 2, 5)
     assert state.scores == [80, 220, 0]
 
@@ -225,8 +233,9 @@ def test_passe_grelot_hands_the_challenge_to_another_opponent() -> None:
     assert PasseGrelot(1) not in state.legal_actions(0)  # not back to the challenger
     state.apply(0, PasseGrelot(2))
     assert state.challenge is not None
-    assert state.challenge["target"] == 2 and state.challenge["stake"] == 16
+    assert state.challenge.target == 2 and state.challenge.stake == 16
     assert state.pg_used[0]
+    others_pass(state)
     dice(state, 1, 3, 6)  # typed by the new target
     assert state.scores == [100, 216, 34]
 
@@ -253,7 +262,7 @@ def test_boucliette_cancels_a_soufflette_too() -> None:
 
 
 def test_boucliette_is_shown_on_the_sheet() -> None:
-    state = table(3, boucliette=[True, False, True])
+    state = arrange(3, boucliette=[True, False, True])
     assert [s["boucliette"] for s in state.view(None)["sheets"]] == [True, False, True]
 
 
@@ -261,7 +270,7 @@ def test_boucliette_is_shown_on_the_sheet() -> None:
 
 
 def bleu_rouge(scores: list[int]) -> CulDeChouetteState:
-    state = table(3, scores=scores, boucliette=[False, True, True])
+    state = arrange(3, scores=scores, boucliette=[False, True, True])
     dice(state, 3, 4)
     if state.step == "achat":
         state.apply_timeout()
@@ -301,7 +310,7 @@ def test_bleu_rouge_impossible_total_is_a_bevue() -> None:
     state = bleu_rouge([50, 0, 0])
     state.apply(0, AnnounceTotal(19))
     assert state.scores[0] == 49
-    assert state.bleu is not None and state.bleu["totals"] == []
+    assert state.bleu is not None and state.bleu.totals == ()
 
 
 def test_bleu_rouge_others_bet_5_on_the_total() -> None:
@@ -315,7 +324,7 @@ def test_bleu_rouge_others_bet_5_on_the_total() -> None:
 
 def test_grelottine_shouted_without_a_grelottine_is_a_bevue() -> None:
     state = neant([100, 200, 30])
-    assert state.legal_actions(2) == [Shout(C.CRI_GRELOTTINE)]
+    assert [a for a in state.legal_actions(2) if isinstance(a, Shout)] == [Shout(C.CRI_GRELOTTINE)]
     state.apply(2, Shout(C.CRI_GRELOTTINE))
     assert state.scores[2] == 20 and state.step == "grelottine"
     assert Shout(C.CRI_GRELOTTINE) not in state.legal_actions(2)  # once

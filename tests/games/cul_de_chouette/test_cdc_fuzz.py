@@ -95,6 +95,9 @@ def test_an_action_applies_exactly_when_it_is_legal(seed: int, which: int) -> No
                 if seat is None:
                     deadline = state.deadline()
                     assert deadline is not None and action == deadline.action
+                elif isinstance(action, AnnounceTotal) and not 3 <= action.total <= 18:
+                    # any impossible total is a Bévue (rules), announced when totals may be
+                    assert any(isinstance(a, AnnounceTotal) for a in legal)
                 else:
                     assert action in legal, (seat, action, state.step)
         actors = state.actors()

@@ -14,34 +14,36 @@ from choux.games.cul_de_chouette.actions import (
     PasseGrelot,
     Sip,
 )
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 
 def test_grelottine_challenge_whose_roll_is_a_suite() -> None:
     # 1-2-3 is a Suite and a Velute of 3: an imposed Velute is made, the roller keeps the
     # 18 points of the roll, and the challenge roll opens no race.
-    state = table(3, scores=[100, 200, 0], grelottine=[False, True, False])
+    state = arrange(3, scores=[100, 200, 0], grelottine=[False, True, False])
     dice(state, 1, 3)
     state.apply_timeout()
     dice(state, 6)
     state.apply(1, ChallengeGrelottine("Velute", 25))
+    others_pass(state)
     dice(state, 1, 2, 3)
     assert state.scores == [100 + 25 + 18, 175, 0]
     assert state.step == "debut" and state.roller == 2
 
 
 def test_grelottine_challenge_whose_roll_is_a_suite_misses_a_chouette() -> None:
-    state = table(3, scores=[100, 200, 0], grelottine=[False, True, False])
+    state = arrange(3, scores=[100, 200, 0], grelottine=[False, True, False])
     dice(state, 1, 3)
     state.apply_timeout()
     dice(state, 6)
     state.apply(1, ChallengeGrelottine("Chouette", 33))
+    others_pass(state)
     dice(state, 2, 3, 4)
     assert state.scores == [67, 233, 0]
 
 
 def test_bleu_rouge_reroll_that_is_a_pelican() -> None:
-    state = table(3, scores=[50, 0, 0])
+    state = arrange(3, scores=[50, 0, 0])
     dice(state, 3, 3)
     dice(state, 4)
     state.apply(0, AnnounceTotal(18))
@@ -51,7 +53,7 @@ def test_bleu_rouge_reroll_that_is_a_pelican() -> None:
 
 
 def test_bleu_rouge_reroll_pelican_with_a_wrong_total_scores_nothing() -> None:
-    state = table(3, scores=[50, 0, 0])
+    state = arrange(3, scores=[50, 0, 0])
     dice(state, 3, 3)
     dice(state, 4)
     state.apply(0, AnnounceTotal(10))
@@ -60,7 +62,7 @@ def test_bleu_rouge_reroll_pelican_with_a_wrong_total_scores_nothing() -> None:
 
 
 def test_failed_sirotage_on_a_pair_of_six_with_a_civet_already_held() -> None:
-    state = table(3, scores=[50, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[50, 0, 0], civet=[True, False, False])
     dice(state, 6, 6)
     dice(state, 1)
     state.apply(0, Sip(True))
@@ -70,17 +72,18 @@ def test_failed_sirotage_on_a_pair_of_six_with_a_civet_already_held() -> None:
 
 
 def test_gains_stopping_at_332() -> None:
-    state = table(3, scores=[100, 0, 300])
+    state = arrange(3, scores=[100, 0, 300])
     dice(state, 4, 2)
     state.apply_timeout()
     dice(state, 1)
     state.apply(0, ChallengeSoufflette(2))
+    others_pass(state)
     dice(state, 4, 2, 1)
     assert state.scores == [50, 0, 332]
 
 
 def test_purchase_by_a_player_at_330() -> None:
-    state = table(3, scores=[0, 330, 0])
+    state = arrange(3, scores=[0, 330, 0])
     dice(state, 6, 6)
     state.apply(1, BuyCul())
     assert state.scores[1] == 300
@@ -90,11 +93,12 @@ def test_purchase_by_a_player_at_330() -> None:
 
 
 def test_reaching_343_by_a_challenge_does_not_win() -> None:
-    state = table(3, scores=[330, 0, 40])
+    state = arrange(3, scores=[330, 0, 40])
     dice(state, 4, 2)
     state.apply_timeout()
     dice(state, 1)
     state.apply(0, ChallengeSoufflette(2))
+    others_pass(state)
     dice(state, 5, 5, 5)
     dice(state, 6, 6, 6)
     dice(state, 3, 3, 3)
@@ -102,7 +106,7 @@ def test_reaching_343_by_a_challenge_does_not_win() -> None:
 
 
 def test_scores_at_zero_losing_more_stay_at_zero() -> None:
-    state = table(3, scores=[0, 0, 0])
+    state = arrange(3, scores=[0, 0, 0])
     dice(state, 3, 3)
     dice(state, 1)
     state.apply(0, Sip(True))
@@ -114,7 +118,7 @@ def test_scores_at_zero_losing_more_stay_at_zero() -> None:
 
 
 def test_passe_grelot_with_two_players_has_no_effect() -> None:
-    state = table(2, scores=[100, 200], grelottine=[False, True], pg_earned=[True, False])
+    state = arrange(2, scores=[100, 200], grelottine=[False, True], pg_earned=[True, False])
     dice(state, 1, 3)
     state.apply_timeout()
     dice(state, 6)
@@ -127,11 +131,12 @@ def test_passe_grelot_with_two_players_has_no_effect() -> None:
 
 
 def test_buyer_of_a_neant_gets_the_grelottine_and_faces_the_challenge() -> None:
-    state = table(3, scores=[0, 100, 200], grelottine=[False, False, True])
+    state = arrange(3, scores=[0, 100, 200], grelottine=[False, False, True])
     dice(state, 1, 3)
     state.apply(1, BuyCul())
     dice(state, 6)
     assert state.grelottine[1] and state.step == "grelottine"
     state.apply(2, ChallengeGrelottine("Chouette", 23))
+    others_pass(state)
     dice(state, 2, 2, 5)  # typed by the buyer, the challenged
     assert state.scores[1] == 70 + 23 + 4

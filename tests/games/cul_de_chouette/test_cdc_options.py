@@ -8,7 +8,7 @@ from choux import games
 from choux.engine import IllegalAction, InvalidOptions, NotYourTurn
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import Deposit, JoinSloubi, Shout, Withdraw
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 
 def test_doublette_needs_more_than_six_players_in_pairs() -> None:
@@ -21,7 +21,7 @@ def test_doublette_needs_more_than_six_players_in_pairs() -> None:
 
 
 def test_doublette_partners_sit_opposite_and_share_their_score() -> None:
-    state = table(8, options={"doublette": True})
+    state = arrange(8, options={"doublette": True})
     dice(state, 1, 4)
     dice(state, 5)
     assert state.scores[0] == state.scores[4] == 50
@@ -29,15 +29,16 @@ def test_doublette_partners_sit_opposite_and_share_their_score() -> None:
 
 
 def test_doublette_team_wins_together_on_a_partners_turn() -> None:
-    state = table(8, scores=[300, 0, 0, 0, 300, 0, 0, 0], options={"doublette": True})
+    state = arrange(8, scores=[300, 0, 0, 0, 300, 0, 0, 0], options={"doublette": True})
     dice(state, 2, 4)
+    others_pass(state)  # the partner could buy the Cul
     dice(state, 6)
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0, 4)
 
 
 def test_chante_sloubi_late_seat_waits_then_joins_with_the_computed_score() -> None:
-    state = table(4, scores=[100, 40, 10, 0], options={"chante_sloubi": 1})
+    state = arrange(4, scores=[100, 40, 10, 0], options={"chante_sloubi": 1})
     assert not state.present[3]
     assert state.legal_actions(3) == [JoinSloubi(False), JoinSloubi(True)]
     state.turn = 11  # ten turns played
@@ -47,14 +48,14 @@ def test_chante_sloubi_late_seat_waits_then_joins_with_the_computed_score() -> N
 
 
 def test_chante_sloubi_singing_multiplies_by_one_and_a_half() -> None:
-    state = table(4, scores=[100, 40, 10, 0], options={"chante_sloubi": 1})
+    state = arrange(4, scores=[100, 40, 10, 0], options={"chante_sloubi": 1})
     state.turn = 11
     state.apply(3, JoinSloubi(True))
     assert state.scores[3] == 90
 
 
 def test_chante_sloubi_absent_seat_is_skipped_and_joins_only_between_turns() -> None:
-    state = table(4, options={"chante_sloubi": 1})
+    state = arrange(4, options={"chante_sloubi": 1})
     dice(state, 1, 4)
     assert state.legal_actions(3) == []
     with pytest.raises(NotYourTurn, match="Rejoignez"):
@@ -70,7 +71,7 @@ def test_chante_sloubi_needs_two_players_from_the_start() -> None:
 
 
 def test_banque_deposits_by_tiers_of_16_before_the_dice() -> None:
-    state = table(3, scores=[50, 0, 0], options={"banque": True})
+    state = arrange(3, scores=[50, 0, 0], options={"banque": True})
     deposits = [a for a in state.legal_actions(0) if isinstance(a, Deposit)]
     assert deposits == [Deposit(16), Deposit(32), Deposit(48)]
     state.apply(0, Deposit(32))
@@ -81,7 +82,7 @@ def test_banque_deposits_by_tiers_of_16_before_the_dice() -> None:
 
 
 def test_banque_pays_17_percent_interest_on_each_own_turn() -> None:
-    state = table(2, scores=[50, 0], options={"banque": True})
+    state = arrange(2, scores=[50, 0], options={"banque": True})
     state.apply(0, Deposit(48))
     dice(state, 1, 3)
     dice(state, 6)  # Néant, seat 1's turn
@@ -91,14 +92,14 @@ def test_banque_pays_17_percent_interest_on_each_own_turn() -> None:
 
 
 def test_banque_withdrawal_costs_21_percent() -> None:
-    state = table(3, scores=[10, 0, 0], options={"banque": True})
+    state = arrange(3, scores=[10, 0, 0], options={"banque": True})
     state.bank[0] = 100
     state.apply(0, Withdraw())
     assert state.scores[0] == 10 + 79 and state.bank[0] == 0
 
 
 def test_banque_raitournelle_transfers_the_bank_and_raises_the_tier() -> None:
-    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state = arrange(3, scores=[0, 0, 0], options={"banque": True})
     state.bank[1] = 40
     state.bank[2] = 16
     dice(state, 5, 6)
@@ -109,7 +110,7 @@ def test_banque_raitournelle_transfers_the_bank_and_raises_the_tier() -> None:
 
 
 def test_banque_artichette_first_keeps_the_bank_in_place() -> None:
-    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state = arrange(3, scores=[0, 0, 0], options={"banque": True})
     state.bank[1] = 40
     dice(state, 6, 6)
     state.apply(2, Shout(C.ARTICHETTE))
@@ -117,7 +118,7 @@ def test_banque_artichette_first_keeps_the_bank_in_place() -> None:
 
 
 def test_banque_raitournelle_needs_more_than_10_with_the_chouettes() -> None:
-    state = table(3, scores=[0, 0, 0], options={"banque": True})
+    state = arrange(3, scores=[0, 0, 0], options={"banque": True})
     state.bank[1] = 40
     dice(state, 4, 6)
     assert state.step == "cul"

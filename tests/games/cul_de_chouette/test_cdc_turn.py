@@ -9,7 +9,7 @@ from choux import games
 from choux.engine import NotYourTurn
 from choux.games.cul_de_chouette.actions import BuyCul, CivetBet, EnterDice, Roll
 from choux.games.cul_de_chouette.state import CulDeChouetteState
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 
 def test_opening_roll_lowest_die_starts_and_ties_roll_again() -> None:
@@ -18,8 +18,8 @@ def test_opening_roll_lowest_die_starts_and_ties_roll_again() -> None:
     state.apply(0, EnterDice((2,)))
     state.apply(1, EnterDice((2,)))
     state.apply(2, EnterDice((5,)))
-    assert state.tiebreak is not None and state.tiebreak["pending"] == [0, 1]
-    assert 2 not in state._busy()
+    assert state.tiebreak is not None and state.tiebreak.pending == (0, 1)
+    assert not state.legal_actions(2) or EnterDice((1,)) not in state.legal_actions(2)
     state.apply(0, EnterDice((4,)))
     state.apply(1, EnterDice((3,)))
     assert state.step == "debut" and state.roller == 1 and state.turn == 1
@@ -32,18 +32,19 @@ def test_site_dice_opening_is_rolled_and_recorded() -> None:
 
 
 def test_play_goes_counter_clockwise() -> None:
-    state = table(4, roller=2)
+    state = arrange(4, roller=2)
     dice(state, 1, 3)
     dice(state, 4)  # a Velute: the turn ends
     assert state.roller == 1
     dice(state, 1, 3)
+    others_pass(state)  # seat 2 (32 points) could buy the Cul
     dice(state, 4)
     assert state.roller == 0
     assert state.view(None)["order"] == [0, 3, 2, 1]
 
 
 def test_two_chouettes_then_the_cul_are_read_together() -> None:
-    state = table(3)
+    state = arrange(3)
     dice(state, 4, 1)
     assert state.step == "cul" and state.dice == [4, 1]
     dice(state, 3)
@@ -62,8 +63,8 @@ def test_site_dice_come_from_the_roll_button() -> None:
 
 
 def test_real_dice_are_typed_by_the_roller() -> None:
-    state = table(3)
-    assert len(state.legal_actions(0)) == 36  # every pair of dice
+    state = arrange(3)
+    assert len([a for a in state.legal_actions(0) if isinstance(a, EnterDice)]) == 36
     with pytest.raises(NotYourTurn):
         state.apply(1, EnterDice((1, 2)))
     state.apply(0, EnterDice((1, 2)))
@@ -71,7 +72,7 @@ def test_real_dice_are_typed_by_the_roller() -> None:
 
 
 def test_real_dice_may_be_typed_by_a_scribe() -> None:
-    state = table(3, options={"scribe": 2})
+    state = arrange(3, options={"scribe": 2})
     assert state.actors()[0] == 2
     with pytest.raises(NotYourTurn):
         state.apply(0, EnterDice((1, 3)))
@@ -81,7 +82,7 @@ def test_real_dice_may_be_typed_by_a_scribe() -> None:
 
 
 def test_purchase_window_opens_for_players_with_30_points() -> None:
-    state = table(3, scores=[0, 40, 10])
+    state = arrange(3, scores=[0, 40, 10])
     dice(state, 2, 2)
     assert state.step == "achat"
     assert BuyCul() in state.legal_actions(1)
@@ -90,7 +91,7 @@ def test_purchase_window_opens_for_players_with_30_points() -> None:
 
 
 def test_buyer_pays_30_scores_the_roll_and_the_roller_keeps_the_chouette() -> None:
-    state = table(3, scores=[0, 40, 0])
+    state = arrange(3, scores=[0, 40, 0])
     dice(state, 2, 2)
     state.apply(1, BuyCul())
     assert state.scores[1] == 10
@@ -101,7 +102,7 @@ def test_buyer_pays_30_scores_the_roll_and_the_roller_keeps_the_chouette() -> No
 
 
 def test_purchase_closes_with_the_clock_and_the_roller_rolls_on() -> None:
-    state = table(3, scores=[0, 40, 0])
+    state = arrange(3, scores=[0, 40, 0])
     dice(state, 1, 3)
     state.apply_timeout()
     assert state.step == "cul"
@@ -111,7 +112,7 @@ def test_purchase_closes_with_the_clock_and_the_roller_rolls_on() -> None:
 
 
 def test_civet_bet_won_gives_the_stake_and_the_points() -> None:
-    state = table(3, scores=[50, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[50, 0, 0], civet=[True, False, False])
     state.apply(0, CivetBet("Velute", 20))
     assert not state.civet[0]
     dice(state, 1, 3)
@@ -120,7 +121,7 @@ def test_civet_bet_won_gives_the_stake_and_the_points() -> None:
 
 
 def test_civet_bet_lost_costs_the_stake_but_keeps_the_points() -> None:
-    state = table(3, scores=[50, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[50, 0, 0], civet=[True, False, False])
     state.apply(0, CivetBet("Soufflette", 10))
     dice(state, 1, 3)
     dice(state, 4)
@@ -128,7 +129,7 @@ def test_civet_bet_lost_costs_the_stake_but_keeps_the_points() -> None:
 
 
 def test_civet_on_a_cul_de_chouette_with_sirotage_waits_for_the_sip() -> None:
-    state = table(3, scores=[50, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[50, 0, 0], civet=[True, False, False])
     state.apply(0, CivetBet("Cul de Chouette (avec Sirotage)", 30))
     dice(state, 3, 3)
     dice(state, 5)
@@ -141,9 +142,9 @@ def test_civet_on_a_cul_de_chouette_with_sirotage_waits_for_the_sip() -> None:
 
 
 def test_civet_stake_is_at_most_102_and_the_score() -> None:
-    state = table(3, scores=[200, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[200, 0, 0], civet=[True, False, False])
     bets = [a for a in state.legal_actions(0) if isinstance(a, CivetBet)]
     assert max(a.stake for a in bets) == 102
-    state = table(3, scores=[40, 0, 0], civet=[True, False, False])
+    state = arrange(3, scores=[40, 0, 0], civet=[True, False, False])
     bets = [a for a in state.legal_actions(0) if isinstance(a, CivetBet)]
     assert max(a.stake for a in bets) == 40

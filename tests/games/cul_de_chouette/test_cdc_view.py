@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from choux.games.cul_de_chouette import state as state_module
-from choux.games.cul_de_chouette.testing import dice, table
+from choux.games.cul_de_chouette.testing import arrange, dice
 
 
 def test_every_view_key_is_documented_in_the_state_module() -> None:
-    state = table(3, scores=[0, 40, 0])
+    state = arrange(3, scores=[0, 40, 0])
     dice(state, 2, 2)
     view = state.view(1)
     doc = state_module.__doc__ or ""
@@ -20,7 +20,7 @@ def test_every_view_key_is_documented_in_the_state_module() -> None:
 
 
 def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
-    state = table(3, scores=[0, 40, 0], civet=[False, True, False])
+    state = arrange(3, scores=[0, 40, 0], civet=[False, True, False])
     dice(state, 2, 2)
     view = state.view(1)
     json.dumps(view)
@@ -33,21 +33,42 @@ def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
         "boucliette": True,
         "passe_grelot_used": False,
         "passe_grelot_earned": False,
-        "bevue_pressed": False,
+        "bevue_pressed": [],
         "partner": None,
         "present": True,
     }
     assert view["windows"] == [
         {"kind": "achat", "label": "Achat de dé : le Cul est à vendre", "seconds": 3.0}
     ]
-    assert view["legal"] == [{"action": {"type": "acheter"}, "label": "Acheter le Cul (30 points)"}]
+    assert view["legal"] == [
+        {"action": {"type": "acheter"}, "label": "Acheter le Cul (30 points)"},
+        {"action": {"type": "passer"}, "label": "Je passe"},
+        {"action": {"type": "bevue", "target": 0}, "label": "Bévue de {p0} (−10)"},
+        {"action": {"type": "bevue", "target": 2}, "label": "Bévue de {p2} (−10)"},
+    ]
     assert view["awaiting"] == {"seat": 0, "count": 1}
     assert state.view(None)["legal"] == []
 
 
 def test_events_carry_french_texts_with_player_placeholders() -> None:
-    state = table(3)
+    state = arrange(3)
     dice(state, 1, 4)
     events = dice(state, 5)
     texts = [e.render(["Ana", "Bob", "Cyd"]) for e in events]
     assert "Ana fait une Velute de 5 : +50" in texts
+
+
+def test_view_is_the_common_envelope_around_the_board_view() -> None:
+    state = arrange(3, scores=[0, 40, 0])
+    dice(state, 2, 2)
+    for seat in (None, 0, 1, 2):
+        board = state.board_view(seat)
+        assert not {"game", "seat", "actors", "legal"} & set(board)
+        legal = state.legal_actions(seat) if seat is not None else []
+        assert state.view(seat) == {
+            "game": "cul-de-chouette",
+            "seat": seat,
+            "actors": list(state.actors()),
+            "legal": [{"action": a.to_json(), "label": a.label()} for a in legal],
+            **board,
+        }

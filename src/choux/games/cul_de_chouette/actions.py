@@ -208,6 +208,17 @@ class Withdraw(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """« Je passe »: nothing to do in this window; it closes once everyone has acted or
+    passed (rules: « Windows are fair »)."""
+
+    kind: ClassVar[str] = "passer"
+
+    def label(self) -> str:
+        return "Je passe"
+
+
+@dataclass(frozen=True, slots=True)
 class CloseWindow(Action):
     """The table clock: the open window closes with its default (seat None only)."""
 
@@ -236,5 +247,6 @@ CODEC = ActionCodec(
     JoinSloubi,
     Deposit,
     Withdraw,
+    Pass,
     CloseWindow,
 )

@@ -26,13 +26,14 @@ from choux.games.cul_de_chouette.actions import (
     CivetBet,
     DeclareBevue,
     EnterDice,
+    Pass,
     PasseGrelot,
     Roll,
     Shout,
     Sip,
     UseBoucliette,
 )
-from choux.games.cul_de_chouette.windows import RACE_CRY
+from choux.games.cul_de_chouette.steps import RACE_CRY
 
 ALL_ROLLS = tuple(product(range(1, 7), repeat=3))
 
@@ -117,6 +118,15 @@ class ChouetteBot:
         kinds: dict[type[Action], list[Action]] = {}
         for action in legal:
             kinds.setdefault(type(action), []).append(action)
+        move = self.decide(view, seat, kinds)
+        if move is None and Pass in kinds:
+            # nothing worth doing in this window: say so, the others need not wait
+            return BotMove(kinds[Pass][0], self.delay(self.level.think))
+        return move
+
+    def decide(
+        self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
+    ) -> BotMove | None:
         if Shout in kinds and view["race"] is not None:
             return self.shout(view, kinds[Shout])
         if Shout in kinds and view["step"] == "raitournelle":

@@ -39,3 +39,14 @@ def lowest_seats(values: dict[int, int]) -> list[int]:
 def total_is_possible(total: int) -> bool:
     """Three dice make 3 to 18: any other total announced on a Bleu-Rouge is a Bévue."""
     return 3 <= total <= 18
+
+
+def may_pass_grelot(earned: bool, used: bool, players: int) -> bool:
+    """Passe-Grelot: earned by winning a Grelottine challenge as the challenged, once per
+    game, and without effect at two players."""
+    return players > 2 and earned and not used
+
+
+def grelottine_stake_allowed(stake: int, top: int) -> bool:
+    """A Grelottine stake is 1 point at least, the combination's maximum at most."""
+    return 1 <= stake <= top

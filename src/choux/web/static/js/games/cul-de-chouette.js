@@ -197,7 +197,7 @@ function sheet(view, s, ctx, bevueBy) {
   const bevue = view.over || ctx.replay ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
-    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Le bouton Bévue s'utilise quand vous n'avez rien d'autre à décider, une fois par tour.",
+    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Une bévue par joueur signalé et par tour, jamais sur soi-même.",
     dataset: { target: s.seat },
   }, () => canBevue && seatCtx(ctx, declarer).act({ type: "bevue", target: s.seat }), "−10 Bévue");
   const own = shared.active && controlled(ctx).includes(s.seat) && ctx.message.status === "live"
@@ -276,28 +276,57 @@ export function render(board, view, ctx) {
 
 // ------------------------------------------------------------------ actions
 
+// the moment (turn and step) when the player unfolded the shouts outside a race: they fold
+// again when the game moves on
+let shoutsOpenAt = null;
+
+/**
+ * The seven shouts. In a race they are gold and the bar is always unfolded; outside a race a
+ * shout is a Bévue (−10): the buttons stay clickable (the rules keep them on screen) but look
+ * idle, and the dock folds them into one row so that the score sheets stay in sight.
+ */
 function shoutBar(view, groups, ctx, compact = false) {
   const live = ctx.message.status === "live";
   const race = RACE_STEPS.has(view.step);
-  const cries = h("div", { class: "cries" });
+  const hasGrel = groups.has("grelottine");
+  const passes = groups.get("passe_grelot") || [];
+  const shield = (groups.get("boucliette") || [])[0];
+  const ready = hasGrel || passes.length > 0 || Boolean(shield);
+  const moment = `${view.turn}:${view.roller}:${view.step}`;
+  const folded = !compact && !race && !ready && shoutsOpenAt !== moment;
+  const cries = h("div", { class: "cries", id: compact ? null : "cdc-cries" });
   const calls = h("div", { class: "calls" });
   const who = ctx.names[ctx.seat];
   // in a race the clock sits on the shout bar too: a phone scrolled down sees how long is left
   const clock = race && live && !compact && (view.windows || []).length ? clockFor(ctx.message, "Temps pour crier") : null;
-  const bar = h("div", { class: `${compact ? "sheet-shouts" : "shout-bar"}${race ? " race-open" : ""}`, role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, cries, calls);
+  const classes = [compact ? "sheet-shouts" : "shout-bar", race ? "race-open" : "no-race"];
+  if (folded) classes.push("folded");
+  let toggle = null;
+  if (!compact && !race && !ready) {
+    toggle = pressButton({
+      class: "shout shout-toggle", "aria-expanded": String(!folded), "aria-controls": "cdc-cries",
+      title: "Aucune course ouverte : un cri maintenant est une Bévue (−10)",
+    }, () => {
+      const open = shoutsOpenAt !== moment;
+      shoutsOpenAt = open ? moment : null;
+      const bar = toggle.closest(".shout-bar");
+      if (bar) bar.classList.toggle("folded", !open);
+      toggle.setAttribute("aria-expanded", String(open));
+      toggle.querySelector(".toggle-label").textContent = open ? "Replier les cris" : "Les cris";
+    }, h("span", { class: "toggle-label", text: folded ? "Les cris" : "Replier les cris" }), h("span", { class: "toggle-note", text: " · hors course : Bévue" }));
+  }
+  const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, cries, calls);
+  const idleTitle = "Aucune course ouverte : crier maintenant est une Bévue (−10)";
   for (const { cry, short } of CRIES) {
-    cries.append(pressButton({ class: "shout cry", disabled: !live, dataset: { cry } },
+    cries.append(pressButton({ class: `shout cry${race ? "" : " idle"}`, disabled: !live, title: race ? null : idleTitle, dataset: { cry } },
       () => ctx.act({ type: "crier", cry }), short));
   }
-  const hasGrel = groups.has("grelottine");
-  calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : ""}`, disabled: !live, dataset: { cry: "Grelottine !" } }, () => {
+  calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : " idle"}`, disabled: !live, title: hasGrel ? null : "Sans Grelottine, crier « Grelottine ! » est une Bévue (−10)", dataset: { cry: "Grelottine !" } }, () => {
     if (hasGrel) { openDialog = ["grelottine", ctx.seat]; focusDialog("grelottine", ctx.seat); } else ctx.act({ type: "crier", cry: "Grelottine !" });
   }, "Grelottine !"));
-  const passes = groups.get("passe_grelot") || [];
   calls.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
     if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = ["passe", ctx.seat]; focusDialog("passe", ctx.seat); }
   }, "Passe-Grelot !"));
-  const shield = (groups.get("boucliette") || [])[0];
   const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
   calls.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
     () => shield && ctx.act(shield.action), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
@@ -409,7 +438,7 @@ export function renderActions(box, legal, ctx) {
 }
 
 // the decisions taken in a window that the table clock closes (the others wait for one player)
-const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot"]);
+const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot", "passer"]);
 
 /** « Réussi : Guenièvre fait une Chouette » says who must make what, unlike « défi réussi ». */
 function challengeBet(view, item, names) {
@@ -455,5 +484,6 @@ function decisions(view, legal, ctx) {
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
   if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
   if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
+  if (groups.has("passer")) panel.append(pressButton({ class: "button pass-button", dataset: { action: "passer" }, title: "Rien à faire dans cette fenêtre : elle se ferme dès que chacun a joué ou passé." }, () => ctx.act({ type: "passer" }), "Je passe"));
   return panel.childNodes.length > (clock ? 1 : 0) ? panel : null;
 }

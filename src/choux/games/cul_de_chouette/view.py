@@ -1,0 +1,103 @@
+"""What a seat sees of a Cul de Chouette table: nothing is hidden but the future dice, so
+every seat and the spectator see the same board (the keys are listed in `state`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from choux.engine.base import JSON
+from choux.games.cul_de_chouette.legality import dice_duty, typer
+from choux.games.cul_de_chouette.steps import RACE_CRY, STEP_LABELS
+from choux.games.cul_de_chouette.turn import next_seated
+
+if TYPE_CHECKING:
+    from choux.games.cul_de_chouette.state import CulDeChouetteState
+
+
+def board_view(st: CulDeChouetteState) -> dict[str, JSON]:
+    """The view without the common envelope (game, seat, actors, legal)."""
+    duty = dice_duty(st) if not st.over and st.tiebreak is None else None
+    deadline = st.deadline()
+    race, ch, sip, bleu, tie = st.race, st.challenge, st.sip, st.bleu, st.tiebreak
+    order = [st.roller]
+    while len(order) < len(st.seated):
+        order.append(next_seated(st, order[-1]))
+    label = STEP_LABELS[st.step]
+    return {
+        "players": st.n,
+        "target": st.target,
+        "cap": st.cap,
+        "dice_mode": "reels" if st.real else "site",
+        "scribe": st.scribe,
+        "turn": st.turn,
+        "roller": st.roller,
+        "order": order,
+        "step": str(st.step),
+        "step_label": label,
+        "dice": list(st.dice),
+        "chouettes": list(st.chouettes),
+        "last_roll": None if st.last_roll is None else dict(st.last_roll),
+        "reading": None if st.reading is None else {"name": st.reading[0], "points": st.reading[1]},
+        "sheets": [
+            {
+                "seat": s,
+                "score": st.scores[s],
+                "grelottine": st.grelottine[s],
+                "civet": st.civet[s],
+                "boucliette": st.boucliette[s],
+                "passe_grelot_used": st.pg_used[s],
+                "passe_grelot_earned": st.pg_earned[s],
+                "bevue_pressed": list(st.bevue_pressed[s]),
+                "partner": st.partner[s],
+                "present": st.present[s],
+            }
+            for s in range(st.n)
+        ],
+        "passed": list(st.passed),
+        "windows": []
+        if deadline is None
+        else [{"kind": str(st.step), "label": label, "seconds": deadline.seconds}],
+        "awaiting": None if duty is None else {"seat": typer(st, duty[0]), "count": duty[1]},
+        "race": None
+        if race is None
+        else {
+            "kind": race.kind,
+            "cry": RACE_CRY[race.kind],
+            "order": list(race.order),
+            "wrong": list(race.wrong),
+        },
+        "civet_bet": None
+        if st.civet_bet is None
+        else {"combination": st.civet_bet[0], "stake": st.civet_bet[1]},
+        "bought_by": st.bought_by,
+        "sirotage": None if sip is None else {"value": sip.value, "bets": sip.bets.to_json()},
+        "challenge": None
+        if ch is None
+        else {
+            "kind": ch.kind,
+            "challenger": ch.challenger,
+            "target": ch.target,
+            "combination": ch.combination,
+            "stake": ch.stake,
+            "throw": ch.throw,
+            "kept": list(ch.kept),
+            "bets": ch.bets.to_json(),
+        },
+        "bleu_rouge": None
+        if bleu is None
+        else {
+            "totals": list(bleu.totals),
+            "announced": bleu.announced,
+            "bets": bleu.bets.to_json(),
+        },
+        "tiebreak": None
+        if tie is None
+        else {
+            "purpose": tie.purpose,
+            "pending": list(tie.pending),
+            "values": {str(k): v for k, v in tie.values},
+        },
+        "banque": None if not st.banque else {"balances": list(st.bank), "tier": st.bank_tier},
+        "over": st.over,
+        "winner": st.winner,
+    }
