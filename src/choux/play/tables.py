@@ -136,9 +136,13 @@ class LiveTable:
                 "name": names[s.seat],
                 "kind": s.kind,
                 "host": s.host,
+                # an open seat is never shown connected: presence told by another process
+                # may arrive before this one has caught up with the join that took the seat
                 "connected": s.kind == "bot"
-                or self.connections.get(s.seat, 0) > 0
-                or s.seat in self.remote,
+                or (
+                    s.kind != "open"
+                    and (self.connections.get(s.seat, 0) > 0 or s.seat in self.remote)
+                ),
             }
             for s in self.seats
         ]
