@@ -1,5 +1,5 @@
 """What each action does once `legality.check` has let it through: one handler per action
-kind, dispatched by `CdcTable.apply`."""
+kind, dispatched by `state.CulDeChouetteState.apply`."""
 
 from __future__ import annotations
 
