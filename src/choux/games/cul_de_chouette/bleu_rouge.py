@@ -4,17 +4,14 @@ then the re-roll settles everything; an impossible total is a Bévue."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette import turn
+from choux.games.cul_de_chouette.rotation import end_turn
 from choux.games.cul_de_chouette.rules import total_is_possible
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 
-def announce_total(st: CulDeChouetteState, seat: int, total: int) -> None:
+def announce_total(st: CdcTable, seat: int, total: int) -> None:
     """Any total outside 3..18, whatever the number, is a Bévue that counts as announced."""
     bleu = st.bleu
     assert bleu is not None
@@ -26,13 +23,13 @@ def announce_total(st: CulDeChouetteState, seat: int, total: int) -> None:
     st.say("annonce", f"{{p{seat}}} annonce un total de {total}", seat)
 
 
-def bet_total(st: CulDeChouetteState, seat: int, total: int) -> None:
+def bet_total(st: CdcTable, seat: int, total: int) -> None:
     assert st.bleu is not None
     st.bleu = replace(st.bleu, bets=st.bleu.bets.placed(seat, total))
     st.say("pari", f"{{p{seat}}} parie 5 sur un total de {total}", seat)
 
 
-def on_reroll(st: CulDeChouetteState, dice: list[int]) -> None:
+def on_reroll(st: CdcTable, dice: list[int]) -> None:
     bleu = st.bleu
     assert bleu is not None
     s = st.scorer
@@ -52,4 +49,4 @@ def on_reroll(st: CulDeChouetteState, dice: list[int]) -> None:
     else:
         st.say("info", "Total manqué : la relance ne compte pas.", s)
     st.bleu = None
-    turn.end_turn(st)
+    end_turn(st)

@@ -5,20 +5,17 @@ that hands a Grelottine on, and the third parties' bets."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette import turn
+from choux.games.cul_de_chouette.rotation import end_turn
 from choux.games.cul_de_chouette.rules import soufflette_kept
 from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import Challenge
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 
 def announce(
-    st: CulDeChouetteState, kind: str, challenger: int, target: int, combination: str, stake: int
+    st: CdcTable, kind: str, challenger: int, target: int, combination: str, stake: int
 ) -> None:
     """The challenge is announced: a fair window opens (Boucliette, Passe-Grelot, bets)."""
     st.challenge = Challenge(kind, challenger, target, target, combination, stake)
@@ -33,7 +30,7 @@ def announce(
     st.enter(Step.ANNONCE)
 
 
-def passe_grelot(st: CulDeChouetteState, seat: int, target: int) -> None:
+def passe_grelot(st: CdcTable, seat: int, target: int) -> None:
     ch = st.challenge
     assert ch is not None
     st.pg_used[seat] = True
@@ -46,21 +43,21 @@ def passe_grelot(st: CulDeChouetteState, seat: int, target: int) -> None:
     st.say("defi", f"{{p{seat}}} : « Passe-Grelot ! » Le défi passe à {{p{target}}}", seat)
 
 
-def use_boucliette(st: CulDeChouetteState, seat: int) -> None:
+def use_boucliette(st: CdcTable, seat: int) -> None:
     st.boucliette[seat] = False
     st.challenge = None
     st.say("boucliette", f"{{p{seat}}} brandit sa Boucliette : défi annulé", seat)
-    turn.end_turn(st)
+    end_turn(st)
 
 
-def bet(st: CulDeChouetteState, seat: int, made: bool) -> None:
+def bet(st: CdcTable, seat: int, made: bool) -> None:
     assert st.challenge is not None
     st.challenge = replace(st.challenge, bets=st.challenge.bets.placed(seat, made))
     word = "réussi" if made else "raté"
     st.say("pari", f"{{p{seat}}} parie 5 sur un défi {word}", seat)
 
 
-def on_throw(st: CulDeChouetteState, new: list[int]) -> None:
+def on_throw(st: CdcTable, new: list[int]) -> None:
     ch = st.challenge
     assert ch is not None
     t = ch.target
@@ -84,7 +81,7 @@ def on_throw(st: CulDeChouetteState, new: list[int]) -> None:
     settle_grelottine(st, made, points)
 
 
-def on_sirop_grelot(st: CulDeChouetteState, die: int) -> None:
+def on_sirop_grelot(st: CdcTable, die: int) -> None:
     ch = st.challenge
     assert ch is not None and ch.pair is not None
     v = ch.pair
@@ -94,7 +91,7 @@ def on_sirop_grelot(st: CulDeChouetteState, die: int) -> None:
     settle_grelottine(st, made, C.cul_de_chouette_points(v) if made else 0)
 
 
-def settle_grelottine(st: CulDeChouetteState, made: bool, points: int) -> None:
+def settle_grelottine(st: CdcTable, made: bool, points: int) -> None:
     ch = st.challenge
     assert ch is not None
     t, c, stake = ch.target, ch.challenger, ch.stake
@@ -116,10 +113,10 @@ def settle_grelottine(st: CulDeChouetteState, made: bool, points: int) -> None:
     st.grelottine[c] = False
     st.grelottine[ch.origin] = False
     st.gain(t, points, t == st.roller, "marque les points de son lancer")
-    turn.end_turn(st)
+    end_turn(st)
 
 
-def soufflette_throw(st: CulDeChouetteState, dice: list[int]) -> None:
+def soufflette_throw(st: CdcTable, dice: list[int]) -> None:
     ch = st.challenge
     assert ch is not None
     t, c = ch.target, ch.challenger
@@ -129,11 +126,11 @@ def soufflette_throw(st: CulDeChouetteState, dice: list[int]) -> None:
         st.challenge = None
         st.gain(t, gain, False, f"refait 421 au jet {ch.throw}")
         st.lose(c, gain, "perd sa Soufflette")
-        turn.end_turn(st)
+        end_turn(st)
     elif ch.throw == 3:
         st.challenge = None
         st.lose(t, C.SOUFFLETTE_FAIL, "rate la Soufflette")
         st.gain(c, C.SOUFFLETTE_FAIL, False, "gagne sa Soufflette")
-        turn.end_turn(st)
+        end_turn(st)
     else:
         st.enter(Step.DEFI)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from choux.engine.base import (
     Action,
@@ -57,9 +57,7 @@ from choux.games.cul_de_chouette.rules import (
 )
 from choux.games.cul_de_chouette.steps import FAIR, RACE_CRY, RACES, SPECS, Step
 from choux.games.cul_de_chouette.substates import Bets, Challenge
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 Menu = tuple[Action, ...]
 
@@ -75,7 +73,7 @@ class Refusal(NamedTuple):
         return self.error(self.text)
 
 
-Gate = Callable[["CulDeChouetteState", int], "Menu | Refusal"]
+Gate = Callable[[CdcTable, int], "Menu | Refusal"]
 
 # --------------------------------------------------------------------------- fixed menus
 
@@ -146,7 +144,7 @@ NOT_SEATED = Refusal(IllegalAction, "Ce joueur n'est pas à la table.")
 # --------------------------------------------------------------------------- dice
 
 
-def dice_duty(st: CulDeChouetteState) -> tuple[int, int] | None:
+def dice_duty(st: CdcTable) -> tuple[int, int] | None:
     """(seat whose dice these are, how many) when the game awaits dice now."""
     if st.over or st.tiebreak is not None:
         return None
@@ -168,12 +166,12 @@ def dice_duty(st: CulDeChouetteState) -> tuple[int, int] | None:
     return ch.target, 3 - len(ch.kept)
 
 
-def typer(st: CulDeChouetteState, seat: int) -> int:
+def typer(st: CdcTable, seat: int) -> int:
     """Who types `seat`'s real dice: the scribe if there is one."""
     return st.scribe if st.real and st.scribe is not None else seat
 
 
-def pending(st: CulDeChouetteState) -> tuple[int, ...]:
+def pending(st: CdcTable) -> tuple[int, ...]:
     """Seats that may still act in this fair window (acted or passed seats are not)."""
     cached = st._pending
     if cached is not None:
@@ -204,14 +202,14 @@ def pending(st: CulDeChouetteState) -> tuple[int, ...]:
     return result
 
 
-def _blocked(st: CulDeChouetteState, owner: int, by: int) -> bool:
+def _blocked(st: CdcTable, owner: int, by: int) -> bool:
     """Rolling now would cut a fair window: someone else may still act, or the owner of the
     dice may while a scribe types them."""
     waiting = pending(st)
     return any(p != owner for p in waiting) or (by != owner and owner in waiting)
 
 
-def gate_roll(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_roll(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.real:
         return REAL_DICE
     duty = dice_duty(st)
@@ -224,7 +222,7 @@ def gate_roll(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return (ROLL,)
 
 
-def gate_enter(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_enter(st: CdcTable, seat: int) -> Menu | Refusal:
     if not st.real:
         return SITE_DICE
     tie = st.tiebreak
@@ -246,7 +244,7 @@ def gate_enter(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 # --------------------------------------------------------------------------- before the dice
 
 
-def gate_civet(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_civet(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.DEBUT or seat != st.roller:
         return Refusal(NotYourTurn, "On mise son Civet avant ses propres dés.")
     if not st.civet[seat]:
@@ -260,7 +258,7 @@ def gate_civet(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return civet_menu(st.scores[seat])
 
 
-def _bank_visit(st: CulDeChouetteState, seat: int) -> Refusal | None:
+def _bank_visit(st: CdcTable, seat: int) -> Refusal | None:
     if not st.banque:
         return Refusal(IllegalAction, "Pas de Banque à cette table.")
     if st.step != Step.DEBUT or seat != st.roller:
@@ -270,7 +268,7 @@ def _bank_visit(st: CulDeChouetteState, seat: int) -> Refusal | None:
     return None
 
 
-def gate_deposit(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_deposit(st: CdcTable, seat: int) -> Menu | Refusal:
     refusal = _bank_visit(st, seat)
     if refusal is not None:
         return refusal
@@ -279,14 +277,14 @@ def gate_deposit(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return menu or _deposit_refusal(st)
 
 
-def _deposit_refusal(st: CulDeChouetteState) -> Refusal:
+def _deposit_refusal(st: CdcTable) -> Refusal:
     return Refusal(
         IllegalAction,
         f"Dépôt par paliers de {st.bank_tier} points, dans la limite de votre score.",
     )
 
 
-def gate_withdraw(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_withdraw(st: CdcTable, seat: int) -> Menu | Refusal:
     refusal = _bank_visit(st, seat)
     if refusal is not None:
         return refusal
@@ -295,7 +293,7 @@ def gate_withdraw(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return WITHDRAW
 
 
-def gate_join(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_join(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.present[seat]:
         return Refusal(IllegalAction, "Vous êtes déjà à la table.")
     if st.step != Step.DEBUT:
@@ -303,7 +301,7 @@ def gate_join(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return JOINS
 
 
-def gate_buy(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_buy(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.ACHAT:
         return Refusal(WindowClosed, "Le Cul n'est pas à vendre maintenant.")
     if seat == st.roller:
@@ -318,7 +316,7 @@ def gate_buy(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 # --------------------------------------------------------------------------- Sirotage
 
 
-def gate_sip(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_sip(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.SIROTER:
         return Refusal(WindowClosed, "Pas de Chouette à siroter maintenant.")
     if seat != st.scorer:
@@ -326,9 +324,7 @@ def gate_sip(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return SIPS
 
 
-def _side_bet(
-    st: CulDeChouetteState, seat: int, bets: Bets[Any], players: tuple[int, ...]
-) -> Refusal | None:
+def _side_bet(st: CdcTable, seat: int, bets: Bets[Any], players: tuple[int, ...]) -> Refusal | None:
     if seat in players:
         return Refusal(IllegalAction, "On ne parie pas sur un coup où l'on joue soi-même.")
     if seat in bets:
@@ -338,7 +334,7 @@ def _side_bet(
     return None
 
 
-def gate_bet_face(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_bet_face(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.scores[seat] < C.SIDE_BET_STAKE:  # whatever the moment: the real reason
         return NO_POINTS_TO_BET
     if st.step != Step.PARIS_SIROTAGE:
@@ -350,7 +346,7 @@ def gate_bet_face(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 # --------------------------------------------------------------------------- shouts
 
 
-def gate_shout(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_shout(st: CdcTable, seat: int) -> Menu | Refusal:
     """The shouts that apply now (a race, the Banque's « Raitournelle ! », a « Grelottine ! »
     without one). Out-of-place shouts are added by `menus` for an idle player."""
     step = st.step
@@ -372,7 +368,7 @@ def gate_shout(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return Refusal(WindowClosed, "Aucune course ouverte pour vous maintenant.")
 
 
-def may_false_grelottine(st: CulDeChouetteState, seat: int) -> bool:
+def may_false_grelottine(st: CdcTable, seat: int) -> bool:
     """The « Grelottine ! » button of a player who holds none: a Bévue, once."""
     return seat != st.scorer and not st.grelottine[seat] and seat not in st.erred
 
@@ -380,7 +376,7 @@ def may_false_grelottine(st: CulDeChouetteState, seat: int) -> bool:
 # --------------------------------------------------------------------------- challenges
 
 
-def gate_soufflette(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_soufflette(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.SOUFFLETTE_CIBLE:
         return Refusal(WindowClosed, "Aucune Soufflette à lancer maintenant.")
     if seat != st.scorer:
@@ -388,7 +384,7 @@ def gate_soufflette(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return tuple(ChallengeSoufflette(t) for t in st.seated if t != seat)
 
 
-def gate_grelottine(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_grelottine(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.GRELOTTINE:
         return Refusal(WindowClosed, "Trop tard : on ne lance une Grelottine qu'après un Néant.")
     target = st.scorer
@@ -402,14 +398,14 @@ def gate_grelottine(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return menu or Refusal(IllegalAction, "Scores trop bas : aucune mise possible.")
 
 
-def _announced_grelottine(st: CulDeChouetteState) -> Challenge | None:
+def _announced_grelottine(st: CdcTable) -> Challenge | None:
     ch = st.challenge
     if st.step != Step.ANNONCE or ch is None or ch.kind != "grelottine":
         return None
     return ch
 
 
-def gate_passe_grelot(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_passe_grelot(st: CdcTable, seat: int) -> Menu | Refusal:
     ch = _announced_grelottine(st)
     if ch is None:
         return Refusal(WindowClosed, "Passe-Grelot impossible : aucun défi Grelottine annoncé.")
@@ -427,7 +423,7 @@ def gate_passe_grelot(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return tuple(PasseGrelot(p) for p in st.seated if p not in (seat, ch.challenger))
 
 
-def gate_boucliette(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_boucliette(st: CdcTable, seat: int) -> Menu | Refusal:
     ch = st.challenge
     if st.step != Step.ANNONCE or ch is None:
         return Refusal(WindowClosed, "Aucun défi à annuler maintenant.")
@@ -440,7 +436,7 @@ def gate_boucliette(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return BOUCLIETTE
 
 
-def gate_bet_challenge(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_bet_challenge(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.scores[seat] < C.SIDE_BET_STAKE:  # whatever the moment: the real reason
         return NO_POINTS_TO_BET
     ch = _announced_grelottine(st)
@@ -452,7 +448,7 @@ def gate_bet_challenge(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 # --------------------------------------------------------------------------- Bleu-Rouge
 
 
-def gate_announce(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_announce(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step != Step.BLEU_ROUGE:
         return Refusal(WindowClosed, "On annonce un total seulement après un Bleu-Rouge.")
     if seat != st.scorer:
@@ -466,7 +462,7 @@ def gate_announce(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     return total_menu(tuple(bleu.totals))
 
 
-def gate_bet_total(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_bet_total(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.scores[seat] < C.SIDE_BET_STAKE:  # whatever the moment: the real reason
         return NO_POINTS_TO_BET
     if st.step != Step.BLEU_ROUGE:
@@ -478,7 +474,7 @@ def gate_bet_total(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
 # --------------------------------------------------------------------------- any time
 
 
-def gate_bevue(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_bevue(st: CdcTable, seat: int) -> Menu | Refusal:
     if not st.bevue_button:
         return Refusal(IllegalAction, "Le bouton Bévue n'est pas utilisé à cette table.")
     menu = st.bevues[seat]
@@ -487,7 +483,7 @@ def gate_bevue(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
     )
 
 
-def gate_pass(st: CulDeChouetteState, seat: int) -> Menu | Refusal:
+def gate_pass(st: CdcTable, seat: int) -> Menu | Refusal:
     if st.step not in FAIR:
         return Refusal(WindowClosed, "Il n'y a rien à passer maintenant.")
     if seat not in pending(st):
@@ -524,7 +520,7 @@ FAIR_GATES = {step: tuple(GATES[kind] for kind in SPECS[step].fair) for step in 
 # --------------------------------------------------------------------------- menus
 
 
-def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
+def menus(st: CdcTable, seat: int) -> list[Menu]:
     """The seat's legal actions, grouped by kind: its decisions first, then « Je passe »,
     then the Bévue button; a seat without decisions may also shout out of place."""
     cached = st._cache.get(seat)
@@ -538,8 +534,8 @@ def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
             found.append(JOINS)
     else:
         step = st.step
-        for gate in st.gates[step]:
-            menu = gate(st, seat)
+        for kind in st.kinds[step]:
+            menu = GATES[kind](st, seat)
             if menu and not isinstance(menu, Refusal):
                 found.append(menu)
         if found and step in FAIR and seat in pending(st):
@@ -560,7 +556,7 @@ def menus(st: CulDeChouetteState, seat: int) -> list[Menu]:
 SURE = frozenset({"dice", "race", "scorer", "tiebreak"})
 
 
-def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
+def deciders(st: CdcTable) -> tuple[int, ...]:
     """The seats that may have a decision at this step (the spec's `who`): the only ones
     whose gates need asking to know who acts. The dice's typer comes first."""
     who = SPECS[st.step].who
@@ -593,7 +589,7 @@ def deciders(st: CulDeChouetteState) -> tuple[int, ...]:
     return found
 
 
-def idle_shout(st: CulDeChouetteState, seat: int, action: Shout) -> bool:
+def idle_shout(st: CdcTable, seat: int, action: Shout) -> bool:
     """A shout out of place (a Bévue), open to a player with nothing else to decide."""
     return action in IDLE_SHOUTS and IDLE_SHOUTS in menus(st, seat)
 
@@ -624,7 +620,7 @@ def _check_values(action: Action) -> Refusal | None:
     return None
 
 
-def _check_choice(st: CulDeChouetteState, seat: int, action: Action, menu: Menu) -> Refusal | None:
+def _check_choice(st: CdcTable, seat: int, action: Action, menu: Menu) -> Refusal | None:
     """The gate is open: is this very action one of its menu? If not, say what is wrong."""
     if isinstance(action, EnterDice):
         expected = len(menu[0].dice)  # type: ignore[attr-defined]
@@ -684,7 +680,7 @@ def _check_choice(st: CulDeChouetteState, seat: int, action: Action, menu: Menu)
     return Refusal(IllegalAction, "Ce coup n'est pas permis maintenant.")
 
 
-def check(st: CulDeChouetteState, seat: int | None, action: Action) -> None:
+def check(st: CdcTable, seat: int | None, action: Action) -> None:
     """Raise the IllegalAction that says why `seat` may not play `action` now, if any."""
     found = st._cache.get(seat) if type(seat) is int else None
     if found is not None:  # the seat's menus are known already: a listed action is legal

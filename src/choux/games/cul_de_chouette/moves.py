@@ -1,13 +1,13 @@
 """What each action does once `legality.check` has let it through: one handler per action
-kind, dispatched by `CulDeChouetteState.apply`."""
+kind, dispatched by `state.CulDeChouetteState.apply`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from choux.engine.base import Action
-from choux.games.cul_de_chouette import bleu_rouge, challenges, races, sirotage, turn
+from choux.games.cul_de_chouette import bleu_rouge, challenges, races, rotation, sirotage, turn
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import (
     AnnounceTotal,
@@ -30,63 +30,67 @@ from choux.games.cul_de_chouette.actions import (
     UseBoucliette,
     Withdraw,
 )
+from choux.games.cul_de_chouette.civet import bet_civet
 from choux.games.cul_de_chouette.legality import dice_duty, gate_shout
+from choux.games.cul_de_chouette.table import CdcTable
 
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+Handler = Callable[[CdcTable, int, Any], None]
+#: the Banque's shouts, heard only in the Raitournelle window
+BANK_CRIES = frozenset({C.RAITOURNELLE, C.ARTICHETTE})
 
-Handler = Callable[["CulDeChouetteState", int, Any], None]
 
-
-def roll(st: CulDeChouetteState, seat: int, action: Roll) -> None:
+def roll(st: CdcTable, seat: int, action: Roll) -> None:
     duty = dice_duty(st)
     assert duty is not None
     turn.on_dice(st, st.roll(duty[1]))
 
 
-def enter_dice(st: CulDeChouetteState, seat: int, action: EnterDice) -> None:
+def enter_dice(st: CdcTable, seat: int, action: EnterDice) -> None:
     st.chance.append({"dice": list(action.dice), "typed": True})
     if st.tiebreak is not None:
         owner = st.tiebreak.pending[0] if st.scribe == seat else seat
-        turn.tiebreak_value(st, owner, action.dice[0])
+        rotation.tiebreak_value(st, owner, action.dice[0])
     else:
         turn.on_dice(st, list(action.dice))
 
 
-def declare_bevue(st: CulDeChouetteState, seat: int, action: DeclareBevue) -> None:
+def declare_bevue(st: CdcTable, seat: int, action: DeclareBevue) -> None:
     st.bevue_pressed[seat] = (*st.bevue_pressed[seat], action.target)
     target = action.target
     st.bevues[seat] = tuple(a for a in st.bevues[seat] if a.target != target)
     st.bevue(action.target, f"{{p{seat}}} signale une bévue de {{p{action.target}}}")
 
 
-def shout(st: CulDeChouetteState, seat: int, action: Shout) -> None:
+def shout(st: CdcTable, seat: int, action: Shout) -> None:
     proper = gate_shout(st, seat)
     if type(proper) is tuple and action in proper:
-        races.shout(st, seat, action.cry)
+        if action.cry in BANK_CRIES:
+            turn.bank_shout(st, seat, action.cry)
+        else:
+            races.shout(st, seat, action.cry)
     else:
         st.shouted_out[seat] = True
         st.bevue(seat, f"« {action.cry} » hors de propos")
 
 
-def pass_(st: CulDeChouetteState, seat: int, action: Pass) -> None:
+def pass_(st: CdcTable, seat: int, action: Pass) -> None:
     st.passed.append(seat)
     st.say("passe", f"{{p{seat}}} passe", seat)
 
 
-def grelottine(st: CulDeChouetteState, seat: int, action: ChallengeGrelottine) -> None:
+def grelottine(st: CdcTable, seat: int, action: ChallengeGrelottine) -> None:
     st.say("grelottine", f"{{p{seat}}} : « Grelottine ! »", seat)
     challenges.announce(st, "grelottine", seat, st.scorer, action.combination, action.stake)
 
 
-def deposit(st: CulDeChouetteState, seat: int, action: Deposit) -> None:
+def deposit(st: CdcTable, seat: int, action: Deposit) -> None:
     st.bank_moved = True
     st.set_score(seat, st.scores[seat] - action.amount)
     st.bank[seat] += action.amount
     st.say("banque", f"{{p{seat}}} dépose {action.amount} points à la Banque", seat)
 
 
-def withdraw(st: CulDeChouetteState, seat: int, action: Withdraw) -> None:
+def withdraw(st: CdcTable, seat: int, action: Withdraw) -> None:
     st.bank_moved = True
     balance, st.bank[seat] = st.bank[seat], 0
     fees = balance * C.BANK_FEES // 100
@@ -100,7 +104,7 @@ HANDLERS: dict[type[Action], Handler] = {
     DeclareBevue: declare_bevue,
     Shout: shout,
     Pass: pass_,
-    CivetBet: lambda st, seat, a: turn.bet_civet(st, seat, a.combination, a.stake),
+    CivetBet: lambda st, seat, a: bet_civet(st, seat, a.combination, a.stake),
     BuyCul: lambda st, seat, a: turn.buy(st, seat),
     Sip: lambda st, seat, a: sirotage.decide_sip(st, a.yes),
     BetFace: lambda st, seat, a: sirotage.bet_face(st, seat, a.face),
@@ -113,7 +117,7 @@ HANDLERS: dict[type[Action], Handler] = {
     BetChallenge: lambda st, seat, a: challenges.bet(st, seat, a.made),
     AnnounceTotal: lambda st, seat, a: bleu_rouge.announce_total(st, seat, a.total),
     BetTotal: lambda st, seat, a: bleu_rouge.bet_total(st, seat, a.total),
-    JoinSloubi: lambda st, seat, a: turn.join(st, seat, a.sing),
+    JoinSloubi: lambda st, seat, a: rotation.join(st, seat, a.sing),
     Deposit: deposit,
     Withdraw: withdraw,
 }

@@ -1,40 +1,26 @@
 """Races: « first to click » wins (Pélican, Chouette Velute, Contre-Sirop), the last of a
-Suite loses; a wrong shout is a Bévue. Also the shouts of the Banque option."""
+Suite loses; a wrong shout is a Bévue, and so is « Grelottine ! » shouted without one.
+(The Banque's shouts end the Raitournelle window: `turn.bank_shout`.)"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette import turn
+from choux.games.cul_de_chouette.rotation import auto_tiebreak, end_turn
 from choux.games.cul_de_chouette.steps import FIRST_WINS, RACE_CRY, Step
 from choux.games.cul_de_chouette.substates import Race, Tiebreak
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 
-def open_race(st: CulDeChouetteState, kind: str, value: int, eligible: tuple[int, ...]) -> None:
+def open_race(st: CdcTable, kind: str, value: int, eligible: tuple[int, ...]) -> None:
     if st.over:
         return
     st.race = Race(kind, value, tuple(eligible))
     st.enter(Step(kind))
 
 
-def shout(st: CulDeChouetteState, seat: int, cry: str) -> None:
-    """A shout that applies now (the legality gate said so)."""
-    if cry == C.RAITOURNELLE:
-        total = sum(st.bank)
-        st.bank = [0] * st.n
-        st.bank[seat] = total
-        st.bank_tier += 1
-        st.say("banque", f"{{p{seat}}} : « Raitournelle ! » La Banque ({total}) est à lui", seat)
-        turn.after_chouettes(st)
-        return
-    if cry == C.ARTICHETTE:
-        st.say("banque", f"{{p{seat}}} : « Artichette ! » La Banque reste en place", seat)
-        turn.after_chouettes(st)
-        return
+def shout(st: CdcTable, seat: int, cry: str) -> None:
+    """A race's shout, or a false « Grelottine ! », that applies now (the legality gate
+    said so)."""
     if cry == C.CRI_GRELOTTINE:
         st.erred.append(seat)
         st.shouted_out[seat] = True  # counts as this turn's shout out of place
@@ -52,14 +38,14 @@ def shout(st: CulDeChouetteState, seat: int, cry: str) -> None:
         st.race = None
         own = seat == st.roller and st.bought_by is None and race.kind != Step.CONTRE_SIROP
         st.gain(seat, race.value, own, f"crie le premier « {cry} »")
-        turn.end_turn(st)
+        end_turn(st)
     elif not race.silent():
         st.race = None
         st.lose(race.order[-1], race.value, "crie le dernier")
-        turn.end_turn(st)
+        end_turn(st)
 
 
-def close_race(st: CulDeChouetteState) -> None:
+def close_race(st: CdcTable) -> None:
     """The clock ends the race: nobody won a first-wins race (an unclaimed Chouette Velute
     stays with the roller); in a Suite, the silent players are the last."""
     race = st.race
@@ -70,15 +56,15 @@ def close_race(st: CulDeChouetteState) -> None:
         if race.kind == Step.CHOUETTE_VELUTE:
             s = st.scorer  # « le lanceur garde ses points faute de 6 »
             st.gain(s, race.value, s == st.roller, "garde sa Chouette Velute")
-        turn.end_turn(st)
+        end_turn(st)
         return
     silent = race.silent()
     if len(silent) == 1:
         st.lose(silent[0], race.value, "n'a pas crié à temps")
-        turn.end_turn(st)
+        end_turn(st)
         return
     st.say("info", "Plusieurs muets : départage au dé, le plus petit perd.")
     st.tiebreak = Tiebreak("suite", silent)
     st.enter(Step.DEPARTAGE)
     if not st.real:
-        turn.auto_tiebreak(st)
+        auto_tiebreak(st)

@@ -3,17 +3,15 @@ face; a miss opens the Contre-Sirop race (and a pair of 6 gives a Civet)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette import races, turn
+from choux.games.cul_de_chouette import races
+from choux.games.cul_de_chouette.civet import settle_civet
+from choux.games.cul_de_chouette.rotation import end_turn
 from choux.games.cul_de_chouette.steps import Step
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 
-def decide_sip(st: CulDeChouetteState, yes: bool) -> None:
+def decide_sip(st: CdcTable, yes: bool) -> None:
     assert st.sip is not None
     s, v = st.scorer, st.sip.value
     if yes:
@@ -21,18 +19,18 @@ def decide_sip(st: CulDeChouetteState, yes: bool) -> None:
         st.enter(Step.PARIS_SIROTAGE)
         return
     if st.civet_pending is not None:
-        turn.settle_civet(st, False)
+        settle_civet(st, False)
     st.gain(s, v * v, s == st.roller, f"fait une Chouette de {v}")
-    turn.end_turn(st)
+    end_turn(st)
 
 
-def bet_face(st: CulDeChouetteState, seat: int, face: int) -> None:
+def bet_face(st: CdcTable, seat: int, face: int) -> None:
     assert st.sip is not None
     st.sip = type(st.sip)(st.sip.value, st.sip.bets.placed(seat, face))
     st.say("pari", f"{{p{seat}}} parie 5 sur {C.BIRDS[face]}", seat)
 
 
-def on_sip(st: CulDeChouetteState, die: int) -> None:
+def on_sip(st: CdcTable, die: int) -> None:
     assert st.sip is not None
     s, v = st.scorer, st.sip.value
     st.dice = [v, v, die]
@@ -44,11 +42,11 @@ def on_sip(st: CulDeChouetteState, die: int) -> None:
         else:
             st.lose(bettor, C.SIDE_BET_STAKE, "perd son pari")
     if st.civet_pending is not None:
-        turn.settle_civet(st, hit)
+        settle_civet(st, hit)
     if hit:
         st.reading = (C.CUL_DE_CHOUETTE, C.cul_de_chouette_points(v))
         st.gain(s, C.cul_de_chouette_points(v), s == st.roller, "réussit son Sirotage")
-        turn.end_turn(st)
+        end_turn(st)
         return
     st.lose(s, v * v, "rate son Sirotage")
     if v == 6 and not st.civet[s]:

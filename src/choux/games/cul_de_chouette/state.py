@@ -67,7 +67,7 @@ from choux.engine.base import (
     rng_fingerprint,
 )
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette import turn
+from choux.games.cul_de_chouette import rotation, turn
 from choux.games.cul_de_chouette.actions import (
     CloseWindow,
     DeclareBevue,
@@ -78,7 +78,6 @@ from choux.games.cul_de_chouette.actions import (
     Withdraw,
 )
 from choux.games.cul_de_chouette.legality import (
-    GATES,
     SURE,
     bevue_menu,
     check,
@@ -114,8 +113,9 @@ class CulDeChouetteState(State):
 
     The state holds the table and the turn; the rules live in small modules that act on it:
     `legality` (who may do what, and why not), `moves` (what each action does), `turn`,
-    `sirotage`, `races`, `challenges`, `bleu_rouge`, and `view`. They change the table
-    through the few effects below (`say`, `roll`, `gain`, `lose`, `bevue`, `enter`)."""
+    `rotation`, `civet`, `sirotage`, `races`, `challenges`, `bleu_rouge`, and `view`. They
+    see it as a `table.CdcTable` (they cannot import this module: it imports them) and change
+    it through the few effects below (`say`, `roll`, `gain`, `lose`, `bevue`, `enter`)."""
 
     game_name = "cul-de-chouette"
 
@@ -169,12 +169,9 @@ class CulDeChouetteState(State):
         self._actors: tuple[int, ...] | None = None
         self._pending: tuple[int, ...] | None = None
         #: per step, the action kinds worth asking about at this table (its options)
-        self.gates = {
-            step: tuple(GATES[kind] for kind in self._relevant(spec.kinds))
-            for step, spec in SPECS.items()
-        }
+        self.kinds = {step: self._relevant(spec.kinds) for step, spec in SPECS.items()}
         if not self.real:
-            turn.auto_tiebreak(self)
+            rotation.auto_tiebreak(self)
             self._events = []
 
     def _relevant(self, kinds: tuple[type[Action], ...]) -> tuple[type[Action], ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from choux.engine.base import JSON, Event
-from choux.games.cul_de_chouette import turn
+from choux.games.cul_de_chouette import rotation
 from choux.games.cul_de_chouette.actions import EnterDice, Pass
 from choux.games.cul_de_chouette.legality import dice_duty, pending, typer
 from choux.games.cul_de_chouette.state import CulDeChouetteState
@@ -38,7 +38,7 @@ def arrange(
     state = CulDeChouetteState(players, seed, {"des": "reels", **(options or {})})
     state.tiebreak = None
     state.roller = roller
-    turn.start_turn(state)
+    rotation.start_turn(state)
     if scores is not None:
         assert len(scores) == players, "one score per seat"
         state.scores = list(scores)

@@ -1,69 +1,24 @@
-"""The flow of a turn: the opening roll, the Chouettes, the Achat de dé, the Cul, reading
-the roll and sending each combination to its rule, the Civet, the Néant, the defaults the
-clock applies, and the next player."""
+"""The flow of a turn: the opening roll, the Chouettes, the Raitournelle, the Achat de dé,
+the Cul, reading the roll and sending each combination to its rule, the Néant, and the
+defaults the clock applies. Passing the dice on is `rotation`'s."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from choux.games.cul_de_chouette import bleu_rouge, challenges, races, sirotage
 from choux.games.cul_de_chouette import combos as C
+from choux.games.cul_de_chouette.civet import settle_civet
 from choux.games.cul_de_chouette.legality import dice_duty, grelottine_menu
-from choux.games.cul_de_chouette.rules import lowest_seats, next_seat
+from choux.games.cul_de_chouette.rotation import end_turn, next_seated
 from choux.games.cul_de_chouette.steps import RACES, SPECS, Step
-from choux.games.cul_de_chouette.substates import BleuRouge, Sirotage, Tiebreak
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
-
-# --------------------------------------------------------------------------- turns
-
-
-def start_turn(st: CulDeChouetteState) -> None:
-    st.reset_turn()
-    st.turn += 1
-    st.enter(Step.DEBUT)
-    balance = st.bank[st.roller]
-    if balance:
-        interest = balance * C.BANK_INTEREST // 100
-        st.bank[st.roller] = balance + interest
-        st.say("banque", f"La Banque verse {interest} d'intérêts à {{p{st.roller}}}")
-
-
-def end_turn(st: CulDeChouetteState) -> None:
-    if st.over:
-        return
-    st.roller = next_seated(st, st.roller)
-    start_turn(st)
-
-
-def next_seated(st: CulDeChouetteState, seat: int) -> int:
-    """The next seated player, counter-clockwise."""
-    seat = next_seat(seat, st.n)
-    while not st.present[seat]:
-        seat = next_seat(seat, st.n)
-    return seat
-
-
-def join(st: CulDeChouetteState, seat: int, sing: bool) -> None:
-    """Chante-Sloubi: (1st − 2nd) × turns played ÷ 10, × 1.5 when sung, below the cap."""
-    ranked = sorted((st.scores[s] for s in st.seated), reverse=True)
-    played = max(st.turn - 1, 0)
-    start = (ranked[0] - ranked[1]) * played * (3 if sing else 2) // 20
-    st.present[seat] = True
-    st.seated = tuple(s for s in range(st.n) if st.present[s])
-    st.boucliette[seat] = True
-    st.scores[seat] = min(start, st.cap)
-    st.refresh_bevues()
-    song = " en chantant" if sing else ""
-    st.say("sloubi", f"{{p{seat}}} rejoint la partie{song} avec {st.scores[seat]} points", seat)
-
+from choux.games.cul_de_chouette.substates import BleuRouge, Sirotage
+from choux.games.cul_de_chouette.table import CdcTable
 
 # --------------------------------------------------------------------------- dice
 
 
-def on_dice(st: CulDeChouetteState, dice: list[int]) -> None:
+def on_dice(st: CdcTable, dice: list[int]) -> None:
     """The dice the game awaited: what they mean depends on the step."""
     step = st.step
     if step == Step.DEBUT:
@@ -80,7 +35,7 @@ def on_dice(st: CulDeChouetteState, dice: list[int]) -> None:
         bleu_rouge.on_reroll(st, dice)
 
 
-def on_chouettes(st: CulDeChouetteState, dice: list[int]) -> None:
+def on_chouettes(st: CdcTable, dice: list[int]) -> None:
     st.chouettes = list(dice)
     st.dice = list(dice)
     st.say("des", f"{{p{st.roller}}} lance les Chouettes : {dice[0]} et {dice[1]}", st.roller)
@@ -94,7 +49,7 @@ def on_chouettes(st: CulDeChouetteState, dice: list[int]) -> None:
     after_chouettes(st)
 
 
-def after_chouettes(st: CulDeChouetteState) -> None:
+def after_chouettes(st: CdcTable) -> None:
     """The Cul is for sale if anyone may buy it; else it is rolled (or awaited)."""
     buyers = any(s != st.roller and st.scores[s] >= C.PURCHASE_PRICE for s in st.seated)
     if buyers:
@@ -105,7 +60,21 @@ def after_chouettes(st: CulDeChouetteState) -> None:
         on_cul(st, st.roll(1)[0])
 
 
-def buy(st: CulDeChouetteState, seat: int) -> None:
+def bank_shout(st: CdcTable, seat: int, cry: str) -> None:
+    """The Raitournelle window's shouts (Banque): the roller's « Raitournelle ! » takes the
+    whole Banque, an opponent's « Artichette ! » leaves it in place; then the Cul."""
+    if cry == C.RAITOURNELLE:
+        total = sum(st.bank)
+        st.bank = [0] * st.n
+        st.bank[seat] = total
+        st.bank_tier += 1
+        st.say("banque", f"{{p{seat}}} : « Raitournelle ! » La Banque ({total}) est à lui", seat)
+    else:
+        st.say("banque", f"{{p{seat}}} : « Artichette ! » La Banque reste en place", seat)
+    after_chouettes(st)
+
+
+def buy(st: CdcTable, seat: int) -> None:
     st.bought_by = seat
     st.set_score(seat, st.scores[seat] - C.PURCHASE_PRICE)
     st.say("achat", f"{{p{seat}}} achète le Cul de {{p{st.roller}}} : −30", seat)
@@ -115,14 +84,14 @@ def buy(st: CulDeChouetteState, seat: int) -> None:
         on_cul(st, st.roll(1)[0])
 
 
-def on_cul(st: CulDeChouetteState, value: int) -> None:
+def on_cul(st: CdcTable, value: int) -> None:
     st.dice = [*st.chouettes, value]
     s = st.scorer
     st.say("des", f"{{p{s}}} lance le Cul : {value}", s)
     resolve_roll(st)
 
 
-def resolve_roll(st: CulDeChouetteState) -> None:
+def resolve_roll(st: CdcTable) -> None:
     """Read the three dice and send the combination to its rule."""
     dice = tuple(st.dice)
     name, points, value = C.read_full(dice)
@@ -174,24 +143,7 @@ def resolve_roll(st: CulDeChouetteState) -> None:
         neant(st, s)
 
 
-def bet_civet(st: CulDeChouetteState, seat: int, combination: str, stake: int) -> None:
-    st.civet[seat] = False
-    st.civet_bet = (combination, stake)
-    st.say("civet", f"{{p{seat}}} mise {stake} sur {combination} avec son Civet", seat)
-
-
-def settle_civet(st: CulDeChouetteState, success: bool) -> None:
-    assert st.civet_bet is not None
-    combination, stake = st.civet_bet
-    st.civet_bet = None
-    st.civet_pending = None
-    if success:
-        st.gain(st.roller, stake, False, f"gagne son Civet sur {combination}")
-    else:
-        st.lose(st.roller, stake, f"perd son Civet sur {combination}")
-
-
-def neant(st: CulDeChouetteState, s: int) -> None:
+def neant(st: CdcTable, s: int) -> None:
     """A Néant gives a Grelottine; anyone holding one may then challenge the roller."""
     if not st.grelottine[s]:
         st.grelottine[s] = True
@@ -209,7 +161,7 @@ def neant(st: CulDeChouetteState, s: int) -> None:
 # --------------------------------------------------------------------------- windows close
 
 
-def await_or_roll(st: CulDeChouetteState) -> None:
+def await_or_roll(st: CdcTable) -> None:
     """Closing a window whose default is the roll: the site rolls now; with real dice the
     game waits for them in the step after the window."""
     duty = (st.scorer, 3) if st.step == Step.BLEU_ROUGE else dice_duty(st)
@@ -222,27 +174,27 @@ def await_or_roll(st: CulDeChouetteState) -> None:
     on_dice(st, st.roll(duty[1]))
 
 
-def keep_the_chouette(st: CulDeChouetteState) -> None:
+def keep_the_chouette(st: CdcTable) -> None:
     sirotage.decide_sip(st, False)
 
 
-def nobody_shouts_raitournelle(st: CulDeChouetteState) -> None:
+def nobody_shouts_raitournelle(st: CdcTable) -> None:
     st.say("info", "Personne ne crie : la Banque ne bouge pas.")
     after_chouettes(st)
 
 
-def challenge_the_next_player(st: CulDeChouetteState) -> None:
+def challenge_the_next_player(st: CdcTable) -> None:
     target = next_seated(st, st.scorer)
     challenges.announce(st, "soufflette", st.scorer, target, C.SOUFFLETTE, 0)
 
 
-def nobody_challenges(st: CulDeChouetteState) -> None:
+def nobody_challenges(st: CdcTable) -> None:
     st.say("info", "Personne ne lance de Grelottine.")
     end_turn(st)
 
 
 #: what the clock does when it closes each step (the step's default)
-DEFAULTS: dict[Step, Callable[[CulDeChouetteState], None]] = {
+DEFAULTS: dict[Step, Callable[[CdcTable], None]] = {
     Step.ACHAT: await_or_roll,
     Step.SIROTER: keep_the_chouette,
     Step.PARIS_SIROTAGE: await_or_roll,
@@ -255,12 +207,12 @@ DEFAULTS: dict[Step, Callable[[CulDeChouetteState], None]] = {
 }
 
 
-def close(st: CulDeChouetteState) -> None:
+def close(st: CdcTable) -> None:
     """The clock closes the open window with its default."""
     DEFAULTS[st.step](st)
 
 
-def everyone_decided(st: CulDeChouetteState) -> None:
+def everyone_decided(st: CdcTable) -> None:
     """A fair window where nobody may act any more closes at once: the dice are the
     owner's to roll (or type), or the turn ends."""
     after = SPECS[st.step].after
@@ -268,38 +220,3 @@ def everyone_decided(st: CulDeChouetteState) -> None:
         nobody_challenges(st)
     else:
         st.enter(after)
-
-
-# --------------------------------------------------------------------------- ties
-
-
-def auto_tiebreak(st: CulDeChouetteState) -> None:
-    """The site's dice roll every tie-break die at once."""
-    while st.tiebreak is not None and st.tiebreak.pending:
-        seat = st.tiebreak.pending[0]
-        value = int(st.rng.random() * 6) + 1
-        st.chance.append({"dice": [value], "seat": seat})
-        tiebreak_value(st, seat, value)
-
-
-def tiebreak_value(st: CulDeChouetteState, seat: int, value: int) -> None:
-    tie = st.tiebreak
-    assert tie is not None
-    st.tiebreak = tie = tie.rolled(seat, value)
-    st.say("de", f"{{p{seat}}} lance un {value}", seat)
-    if tie.pending:
-        return
-    low = lowest_seats(dict(tie.values))
-    if len(low) > 1:
-        st.say("info", "Égalité : on relance.")
-        st.tiebreak = Tiebreak(tie.purpose, tuple(low))
-        return
-    loser = low[0]
-    st.tiebreak = None
-    if tie.purpose == "ouverture":
-        st.roller = loser
-        st.say("info", f"{{p{loser}}} a le plus petit dé et commence.", loser)
-        start_turn(st)
-    else:
-        st.lose(loser, C.SUITE_LAST_LOSES, "perd le départage de la Suite")
-        end_turn(st)

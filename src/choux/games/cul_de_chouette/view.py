@@ -3,18 +3,14 @@ every seat and the spectator see the same board (the keys are listed in `state`)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from choux.engine.base import JSON
 from choux.games.cul_de_chouette.legality import dice_duty, typer
+from choux.games.cul_de_chouette.rotation import next_seated
 from choux.games.cul_de_chouette.steps import RACE_CRY, STEP_LABELS
-from choux.games.cul_de_chouette.turn import next_seated
-
-if TYPE_CHECKING:
-    from choux.games.cul_de_chouette.state import CulDeChouetteState
+from choux.games.cul_de_chouette.table import CdcTable
 
 
-def board_view(st: CulDeChouetteState) -> dict[str, JSON]:
+def board_view(st: CdcTable) -> dict[str, JSON]:
     """The view without the common envelope (game, seat, actors, legal)."""
     duty = dice_duty(st) if not st.over and st.tiebreak is None else None
     deadline = st.deadline()
