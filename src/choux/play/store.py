@@ -64,6 +64,9 @@ tables_t = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("prev_code", String(16), nullable=True),
     Column("next_code", String(16), nullable=True),
+    # a private table is not listed; its invite link carries `secret`
+    Column("private", Boolean, nullable=False, default=False, server_default=text("false")),
+    Column("secret", String(32), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Index("ix_tables_status", "status"),
@@ -81,6 +84,7 @@ seats_t = Table(
     Column("host", Boolean, nullable=False, default=False),
     Column("player", String(40), nullable=True),  # the guest identity that sat here
     PrimaryKeyConstraint("table_id", "seat"),
+    Index("ix_seats_player", "player"),  # a person's games (« Mes parties », profiles)
 )
 
 actions_t = Table(
@@ -119,6 +123,35 @@ ratings_t = Table(
     Column("wins", Integer, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("game", "player"),
+)
+
+accounts_t = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pseudo", String(24), nullable=False),
+    Column("pseudo_key", String(24), nullable=False, unique=True),  # casefolded
+    Column("player", String(40), nullable=False, unique=True),  # the identity it owns
+    Column("password_hash", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+account_sessions_t = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_account_sessions_account", "account_id"),
+)
+
+follows_t = Table(
+    "follows",
+    metadata,
+    Column("follower", String(40), nullable=False),  # identities, guests or accounts
+    Column("followed", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("follower", "followed"),
 )
 
 meta_t = Table(
@@ -178,6 +211,8 @@ class TableRow:
     prev_code: str | None = None
     next_code: str | None = None
     created_at: datetime | None = None
+    private: bool = False
+    secret: str | None = None
 
 
 def async_url(url: str) -> str:
@@ -368,6 +403,8 @@ class Store:
                     status=row.status,
                     version=0,
                     prev_code=row.prev_code,
+                    private=row.private,
+                    secret=row.secret,
                     created_at=now,
                     updated_at=now,
                 )
@@ -652,6 +689,8 @@ class Store:
             prev_code=r.prev_code,
             next_code=r.next_code,
             created_at=r.created_at,
+            private=bool(r.private),
+            secret=r.secret,
         )
         seats = await conn.execute(
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)

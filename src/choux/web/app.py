@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import errors, pages, ws
+from choux.web import accounts, errors, pages, players, ws
 from choux.web.headers import SecurityHeaders
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
@@ -46,6 +46,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = Limits(settings)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(ws.router)
     errors.install(app)
 
@@ -70,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions: Sessions = request.app.state.sessions
         session = sessions.load(request)
         request.state.session = session
+        await accounts.attach(request, session)
         response = await call_next(request)
         sessions.save(response, session, https=request.url.scheme == "https")
         return response

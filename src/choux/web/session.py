@@ -28,6 +28,10 @@ class Session:
     seats: dict[str, list[Any]] = field(default_factory=dict)  # code -> [seat, token]
     #: shared screen: other seats played from this device, code -> [[seat, token], ...]
     shared: dict[str, list[Any]] = field(default_factory=dict)
+    #: an account session's token (checked against the store on each request) and the
+    #: account's pseudonym once checked; both empty for a guest
+    auth: str = ""
+    account: str = ""
     dirty: bool = False
 
     def seat_at(self, code: str) -> tuple[int, str] | None:
@@ -70,6 +74,15 @@ class Session:
             self.shared.pop(next(iter(self.shared)))
         self.dirty = True
 
+    def become(self, player: str, auth: str = "", account: str = "") -> None:
+        """Switch identity (log-in, log-out): the seats of the old one are forgotten."""
+        if player != self.player:
+            self.seats, self.shared = {}, {}
+        self.player, self.auth, self.account = player, auth, account
+        if account:
+            self.name = account
+        self.dirty = True
+
     def check_csrf(self, value: object) -> bool:
         return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
 
@@ -99,6 +112,7 @@ class Sessions:
                     name=str(data.get("name", ""))[:40],
                     seats=seats if isinstance(seats, dict) else {},
                     shared=shared if isinstance(shared, dict) else {},
+                    auth=str(data.get("auth", ""))[:64],
                 )
         return Session(dirty=True)
 
@@ -113,6 +127,7 @@ class Sessions:
                 "name": session.name,
                 "seats": session.seats,
                 "shared": session.shared,
+                "auth": session.auth,
             }
         )
         response.set_cookie(
