@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import accounts, errors, pages, players, ws
+from choux.web import accounts, errors, pages, players, seating, ws
 from choux.web.headers import SecurityHeaders
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(seating.router)
     app.include_router(ws.router)
     errors.install(app)
 

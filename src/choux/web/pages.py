@@ -13,7 +13,9 @@ from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.record import Record, RecordError
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
+from choux.web import seating
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
+from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
 from choux.web.session import Session
 from choux.web.templating import render, render_error
@@ -88,7 +90,7 @@ async def lobby(request: Request) -> Response:
     return render(
         request,
         "lobby.html",
-        {"games": catalog(), "tables": tables, "recent": recent},
+        {"games": catalog(), "tables": tables, "recent": recent, **await lobby_context(request)},
     )
 
 
@@ -188,6 +190,12 @@ async def create_table(request: Request) -> Response:
     except ValueError as error:
         raise TableError("Pendule impossible.") from error
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
+    # inviting friends: private unless « table publique » is ticked (the form says `prive`)
+    private = (
+        form.get("prive") == "1"
+        and not form.get("publique")
+        and sum(s.kind == "human" for s in specs) > 1
+    )
     table, token = await service_of(request).create(
         name,
         players,
@@ -197,6 +205,7 @@ async def create_table(request: Request) -> Response:
         creator,
         creator_player=session_of(request).player,
         client=client_key(request),
+        private=private,
     )
     if token is not None:
         host = next(s for s in table.seats if s.host)
@@ -218,7 +227,8 @@ def my_seat(request: Request, table: LiveTable) -> int | None:
 async def table_page(request: Request, code: str) -> Response:
     service = service_of(request)
     table = await service.get(code)
-    seat = my_seat(request, table)
+    # private tables, and seats that come back to their identity
+    seat = await seating.arrive(request, table, my_seat(request, table))
     session = session_of(request)
     if seat is None and table.row.prev_code and table.status == "open":
         # a rematch: whoever sat at the previous table gets the same seat back
@@ -251,7 +261,7 @@ async def table_page(request: Request, code: str) -> Response:
             else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
-            "invite": str(request.url_for("table_page", code=table.code)),
+            "invite": seating.invite_link(request, table),
         },
     )
 
@@ -260,6 +270,7 @@ async def table_page(request: Request, code: str) -> Response:
 async def table_state(request: Request, code: str) -> JSONResponse:
     """The visitor's own view as JSON (spectator view without a seat)."""
     table = await service_of(request).get(code)
+    await seating.check_entry(request, table)
     return JSONResponse(table.message(Subscriber(my_seat(request, table)), full=True))
 
 
@@ -270,6 +281,7 @@ async def join_table(request: Request, code: str) -> Response:
     table = await service.get(code)
     if my_seat(request, table) is not None:
         return see_other(f"/t/{code}")
+    await seating.check_entry(request, table, form.get("cle"))
     raw = form.get("place")
     seat: int | None
     try:

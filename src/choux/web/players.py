@@ -16,6 +16,7 @@ from choux.play.service import TableService
 from choux.play.tables import STATUS_LABELS
 from choux.web.accounts import accounts_of, checked_form, session_of
 from choux.web.catalog import catalog
+from choux.web.seating import QUICK_WAIT_LABELS
 from choux.web.templating import render
 
 router = APIRouter()
@@ -151,3 +152,30 @@ async def toggle_follow(request: Request, pseudo: str) -> Response:
     else:
         await follow(store, viewer, account.player)
     return RedirectResponse("/joueur/" + quote(account.pseudo), status_code=303)
+
+
+async def lobby_context(request: Request) -> dict[str, Any]:
+    """What the lobby adds for this visitor: the public tables of the people they follow,
+    and the quick-play form."""
+    service: TableService = request.app.state.service
+    followed = await followed_by(service.store, session_of(request).player)
+    friends = []
+    if followed:
+        for table in service.listed():
+            people = [s.name for s in table.seats if s.player in followed and s.kind == "human"]
+            if people:
+                friends.append(
+                    {
+                        "code": table.code,
+                        "title": table.game.title,
+                        "people": people,
+                        "status": table.status,
+                        "free": len(table.open_seats()),
+                        "status_label": STATUS_LABELS[table.status],
+                    }
+                )
+    return {
+        "friends": friends[:20],
+        "quick_games": [info for info in catalog() if info.available],
+        "quick_waits": list(QUICK_WAIT_LABELS.items()),
+    }

@@ -32,6 +32,8 @@ class Session:
     #: account's pseudonym once checked; both empty for a guest
     auth: str = ""
     account: str = ""
+    #: private tables whose invite secret this visitor showed (codes, newest last)
+    invited: list[str] = field(default_factory=list)
     dirty: bool = False
 
     def seat_at(self, code: str) -> tuple[int, str] | None:
@@ -74,6 +76,11 @@ class Session:
             self.shared.pop(next(iter(self.shared)))
         self.dirty = True
 
+    def remember_invite(self, code: str) -> None:
+        if code not in self.invited:
+            self.invited = [*self.invited, code][-MAX_SEATS:]
+            self.dirty = True
+
     def become(self, player: str, auth: str = "", account: str = "") -> None:
         """Switch identity (log-in, log-out): the seats of the old one are forgotten."""
         if player != self.player:
@@ -85,6 +92,13 @@ class Session:
 
     def check_csrf(self, value: object) -> bool:
         return isinstance(value, str) and hmac.compare_digest(value, self.csrf)
+
+
+def codes(value: object) -> list[str]:
+    """A cookie's list of table codes, whatever it holds."""
+    if not isinstance(value, list):
+        return []
+    return [c for c in value if isinstance(c, str) and len(c) <= 16][-MAX_SEATS:]
 
 
 class Sessions:
@@ -113,6 +127,7 @@ class Sessions:
                     seats=seats if isinstance(seats, dict) else {},
                     shared=shared if isinstance(shared, dict) else {},
                     auth=str(data.get("auth", ""))[:64],
+                    invited=codes(data.get("invited")),
                 )
         return Session(dirty=True)
 
@@ -128,6 +143,7 @@ class Sessions:
                 "seats": session.seats,
                 "shared": session.shared,
                 "auth": session.auth,
+                "invited": session.invited,
             }
         )
         response.set_cookie(

@@ -28,6 +28,7 @@ from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber
 from choux.web.ratelimits import Limits, client_key
+from choux.web.seating import may_watch
 from choux.web.session import Sessions
 
 router = APIRouter()
@@ -105,6 +106,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     wanted = websocket.query_params.get("seat")
     if wanted is not None:  # shared screen: one socket per other seat played on this device
         seat = shared_seat(table, session.shared_at(code), wanted)
+    if seat is None and table.row.private and not may_watch(table, session):
+        await websocket.close(code=4403, reason="table privée")
+        return
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)

@@ -1,0 +1,151 @@
+"""Seats beyond the first join: a person coming back to their seat (from a bot that
+stood in, or from another device of the same identity), a host removing someone who sat
+down by mistake, empty seats of a quick-play table given to bots, and the oldest public
+table waiting for players (quick play).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from dataclasses import replace
+
+from choux.play.base import ServiceBase
+from choux.play.errors import TableError
+from choux.play.names import bot_name
+from choux.play.scheduler import preferred_level
+from choux.play.tables import LiveTable, hash_token
+
+#: what `replace_with_bot` appends to the name of the person a bot stands in for
+ROBOT_SUFFIX = " (robot)"
+
+
+def own_seat(table: LiveTable, player: str) -> int | None:
+    """The seat identity `player` holds (or held, before a bot took over) at `table`."""
+    for row in table.seats:
+        if (
+            row.player is not None
+            and row.kind in ("human", "bot")
+            and hmac.compare_digest(row.player, player)
+        ):
+            return row.seat
+    return None
+
+
+class Seating(ServiceBase):
+    async def return_to_seat(self, table: LiveTable, seat: int, player: str) -> str:
+        """Give `seat` back to the identity that held it, with a new token. A bot standing
+        in hands over at once: its pending move is dropped and the person plays the seat's
+        next decision. Refused to any other identity; nothing changes then."""
+        async with table.lock:
+            if not 0 <= seat < len(table.seats):
+                raise TableError("Place invalide.")
+            row = table.seats[seat]
+            if table.status == "over":
+                raise TableError("La partie est terminée : cette place ne se reprend plus.", "gone")
+            if (
+                row.player is None
+                or row.kind not in ("human", "bot")
+                or not hmac.compare_digest(row.player, player)
+            ):
+                raise TableError(
+                    "Cette place était celle d'une autre personne : elle seule peut la reprendre.",
+                    "forbidden",
+                )
+            token = secrets.token_urlsafe(18)
+            back = row.kind == "bot"
+            name = row.name or f"Place {seat + 1}"
+            if back and name.endswith(ROBOT_SUFFIX):
+                name = name[: -len(ROBOT_SUFFIX)]
+            new = replace(row, kind="human", level=None, name=name, token_hash=hash_token(token))
+            await self.store.update_seat(table.row.id, new)  # first: a failure changes nothing
+            row.kind, row.level, row.name, row.token_hash = "human", None, name, new.token_hash
+            if back:
+                table.bots.pop(seat, None)
+                table.log.append(
+                    (table.version, f"{name} reprend sa place : le robot lui rend la main.")
+                )
+                if table.status == "live":
+                    self._after_change(table)  # drops the bot's pending move
+            table.meta += 1
+            table.wake_all()
+            self._publish(table.code)
+            return token
+
+    async def unseat(self, table: LiveTable, host_seat: int, seat: int) -> None:
+        """The host frees a seat someone took by mistake, before the game starts."""
+        async with table.lock:
+            if not table.seats[host_seat].host:
+                raise TableError("Seul l'hôte de la table peut retirer un joueur.", "forbidden")
+            if table.status != "open":
+                raise TableError(
+                    "La partie a commencé : on ne retire plus personne (remplacez-le par un robot).",
+                    "conflict",
+                )
+            if not 0 <= seat < len(table.seats) or seat == host_seat:
+                raise TableError("Place invalide.")
+            row = table.seats[seat]
+            if row.kind != "human":
+                raise TableError("Personne n'est assis à cette place.")
+            freed = replace(row, kind="open", name=None, token_hash=None, player=None)
+            await self.store.update_seat(table.row.id, freed)
+            old = row.name or f"Place {seat + 1}"
+            row.kind, row.name, row.token_hash, row.player = "open", None, None, None
+            table.log.append((table.version, f"L'hôte a libéré la place de {old}."))
+            table.meta += 1
+            table.wake_all()
+            self._publish(table.code)
+
+    async def _start_if_full(self, table: LiveTable) -> None:
+        """Under the table's lock: the last seat taken starts the game."""
+        if table.open_seats() or table.status != "open":
+            return
+        await self.store.set_status(table.row.id, "live")
+        table.row.status = "live"
+        table.log.append((table.version, "Tout le monde est là : la partie commence !"))
+        self._cancel(table, "expire")
+        self._after_change(table)
+        for other in table.seats:
+            if other.kind == "human" and not table.connections.get(other.seat):
+                self._arm_grace(table, other.seat)
+
+    async def fill_with_bots(self, table: LiveTable) -> None:
+        """Quick play: the seats nobody took get bots, and the game starts."""
+        async with table.lock:
+            if table.status != "open":
+                return
+            level = preferred_level(table.game)
+            for seat in table.open_seats():
+                row = table.seats[seat]
+                new = replace(row, kind="bot", level=level, name=bot_name(seat, level))
+                await self.store.update_seat(table.row.id, new)
+                row.kind, row.level, row.name = "bot", level, new.name
+            self._make_bots(table)
+            table.log.append((table.version, "Des robots prennent les places restées libres."))
+            await self._start_if_full(table)
+            table.meta += 1
+            table.wake_all()
+            self._publish(table.code)
+
+    def fill_later(self, table: LiveTable, seconds: float) -> None:
+        """Quick play: bots in the empty seats after the wait the player chose."""
+
+        async def later() -> None:
+            await asyncio.sleep(seconds)
+            await self.fill_with_bots(table)
+
+        self._spawn(table, "fill", later())
+
+    def waiting_public(self, game: str, player: str) -> LiveTable | None:
+        """The oldest public table of `game` waiting for players, not already `player`'s."""
+        waiting = [
+            t
+            for t in self.tables.values()
+            if t.row.game == game
+            and t.status == "open"
+            and not t.row.private
+            and t.open_seats()
+            and own_seat(t, player) is None
+        ]
+        return min(waiting, key=lambda t: t.row.id, default=None)
