@@ -4,6 +4,7 @@ following a player. Each refusal is French and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import time
@@ -183,3 +184,36 @@ def test_the_lobby_shows_the_public_tables_of_followed_players(sqlite_url: str) 
         post_form(bob, "/joueur/Alice/suivre", "/joueur/Alice", suivre="non")
         assert "Les tables de vos amis" not in bob.get("/").text
         assert bob.get("/joueur/Personne").status_code == 404
+
+
+def test_a_private_game_replays_only_for_its_people_and_stays_off_the_lobby(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        code, invite = create_private(c, course, ["human", "human"])
+        bob = other(c)
+        link = urlsplit(invite)
+        bob.get(f"{link.path}?{link.query}")
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        service = c.app.state.service
+        table = c.portal.call(service.get, code)
+
+        async def play_out() -> None:
+            while table.status != "over":
+                actors = table.state.actors()
+                if not actors:  # a window the table clock closes
+                    await asyncio.sleep(0.02)
+                    continue
+                seat = actors[0]
+                await service.act(table, seat, table.state.legal_actions(seat)[0].to_json())
+
+        c.portal.call(play_out)
+        record_id = table.record_id
+        assert record_id is not None
+        for visitor in (c, bob):
+            assert visitor.get(f"/parties/{record_id}").status_code == 200
+        stranger = other(c)
+        for url in (f"/parties/{record_id}", f"/parties/{record_id}.json"):
+            refused = stranger.get(url)
+            assert refused.status_code == 403 and "table privée" in text_of(refused), url
+        assert f"/parties/{record_id}" not in stranger.get("/").text

@@ -157,3 +157,26 @@ async def followed_by(store: Store, follower: str) -> set[str]:
             select(follows_t.c.followed).where(follows_t.c.follower == follower)
         )
         return {str(r.followed) for r in rows}
+
+
+async def record_table(store: Store, record_id: int) -> tuple[str, bool, set[str]] | None:
+    """The table of a finished game: its code, whether it is private, and the identities
+    that sat there (who may replay a private game)."""
+    if not 0 < record_id < 2**31:
+        return None
+    async with store.db.connect() as conn:
+        row = (
+            await conn.execute(
+                select(tables_t.c.id, tables_t.c.code, tables_t.c.private)
+                .join(records_t, records_t.c.table_id == tables_t.c.id)
+                .where(records_t.c.id == record_id)
+            )
+        ).first()
+        if row is None:
+            return None
+        seats = await conn.execute(
+            select(seats_t.c.player).where(
+                seats_t.c.table_id == row.id, seats_t.c.player.is_not(None)
+            )
+        )
+        return str(row.code), bool(row.private), {str(s.player) for s in seats}

@@ -722,6 +722,7 @@ class Store:
         return None if row is None else int(row.id)
 
     async def recent_records(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The last games finished at public tables (the lobby shows them to everyone)."""
         async with self.db.connect() as conn:
             rows = (
                 await conn.execute(
@@ -731,6 +732,8 @@ class Store:
                         records_t.c.record,
                         records_t.c.finished_at,
                     )
+                    .join(tables_t, tables_t.c.id == records_t.c.table_id)
+                    .where(tables_t.c.private.is_(False))
                     .order_by(records_t.c.id.desc())
                     .limit(limit)
                 )

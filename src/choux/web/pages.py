@@ -441,6 +441,7 @@ def replay_steps(record: Record, viewer: int | None = None) -> list[dict[str, An
 @router.get("/parties/{record_id}/etapes.json")
 async def replay_steps_json(request: Request, record_id: int, place: int) -> JSONResponse:
     """Every step of a finished game seen from seat `place`."""
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     if not 0 <= place < record.players or record.game not in games.names():
         raise TableError("Place invalide.", 404)
@@ -455,12 +456,14 @@ async def replay_steps_json(request: Request, record_id: int, place: int) -> JSO
 
 @router.get("/parties/{record_id}.json")
 async def replay_json(request: Request, record_id: int) -> JSONResponse:
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     return JSONResponse(record.to_json())
 
 
 @router.get("/parties/{record_id}", response_class=HTMLResponse)
 async def replay_page(request: Request, record_id: int) -> Response:
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     if record.game not in games.names():
         raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)

@@ -12,6 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from choux import games
 from choux.play.errors import TableError
+from choux.play.players import record_table
 from choux.play.seating import own_seat
 from choux.play.service import SeatSpec, TableService
 from choux.play.tables import LiveTable
@@ -31,6 +32,7 @@ QUICK_WAIT_LABELS = {
     120: "2 minutes",
 }
 QUICK_WAITS = tuple(QUICK_WAIT_LABELS)
+
 
 def service_of(request: Request) -> TableService:
     service: TableService = request.app.state.service
@@ -73,6 +75,20 @@ async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool
             session.remember_invite(table.code)
             return True
     return False
+
+
+async def check_replay(request: Request, record_id: int) -> None:
+    """A private table's finished game replays only for its people and its invitees."""
+    found = await record_table(service_of(request).store, record_id)
+    if found is None or not found[1]:
+        return  # public, or unknown (the replay route says so)
+    code, _, players = found
+    session = session_of(request)
+    if session.player in players or code in session.invited:
+        return
+    raise TableError(
+        "Cette partie s'est jouée à une table privée : seuls ses joueurs la revoient.", "forbidden"
+    )
 
 
 def may_watch(table: LiveTable, session: Session) -> bool:
