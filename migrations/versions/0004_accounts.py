@@ -1,5 +1,6 @@
 """Accounts (pseudonym, password hash, server-side sessions), follows between players,
-private tables with an invite secret, and an index to find a person's seats.
+private tables with an invite secret, seats the host gave to a bot for good (`excluded`),
+and an index to find a person's seats.
 
 Existing tables stay public (`private` false for every row) and keep their seats.
 
@@ -24,6 +25,10 @@ def upgrade() -> None:
         sa.Column("private", sa.Boolean, nullable=False, server_default=sa.text("false")),
     )
     op.add_column("tables", sa.Column("secret", sa.String(32), nullable=True))
+    op.add_column(
+        "seats",
+        sa.Column("excluded", sa.Boolean, nullable=False, server_default=sa.text("false")),
+    )
     op.create_index("ix_seats_player", "seats", ["player"])
     op.create_table(
         "accounts",
@@ -61,6 +66,8 @@ def downgrade() -> None:
     op.drop_table("account_sessions")
     op.drop_table("accounts")
     op.drop_index("ix_seats_player", "seats")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("excluded")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("secret")
         batch.drop_column("private")

@@ -217,3 +217,38 @@ def test_a_private_game_replays_only_for_its_people_and_stays_off_the_lobby(
             refused = stranger.get(url)
             assert refused.status_code == 403 and "table privée" in text_of(refused), url
         assert f"/parties/{record_id}" not in stranger.get("/").text
+
+
+def test_a_seat_the_host_gave_to_a_bot_does_not_come_back(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        assert post_form(c, f"/t/{code}/remplacer", f"/t/{code}", place="1").status_code == 303
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.seats[1].kind == "bot" and table.seats[1].excluded
+        assert "Vous regardez cette partie" in text_of(bob.get(f"/t/{code}"))
+        refused = post_form(bob, f"/t/{code}/reprendre", f"/t/{code}", place="1")
+        assert refused.status_code == 403 and "L'hôte a confié votre place" in text_of(refused)
+        assert table.seats[1].kind == "bot"
+        # the store remembers it: a restarted server refuses the same
+        row = c.portal.call(c.app.state.service.store.load_table, code)
+        assert row.seats[1].excluded and row.seats[1].player == table.seats[1].player
+
+
+def test_a_seat_taken_back_gets_its_grace_period_again(sqlite_url: str, course: str) -> None:
+    """Opening the page gives the seat back; if no socket follows, a bot comes back later
+    instead of the table waiting for ever."""
+    with client(sqlite_url, grace_seconds=0.3) as c:
+        code = create_table(c, course, ["human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        service = c.app.state.service
+        table = c.portal.call(service.get, code)
+        c.portal.call(service.replace_with_bot, table, 1, "absence prolongée")
+        bob.get(f"/t/{code}")  # the page only, no socket
+        assert table.seats[1].kind == "human"
+        deadline = time.time() + 5
+        while table.seats[1].kind != "bot":
+            assert time.time() < deadline
+            time.sleep(0.05)

@@ -22,15 +22,24 @@ ROBOT_SUFFIX = " (robot)"
 
 
 def own_seat(table: LiveTable, player: str) -> int | None:
-    """The seat identity `player` holds (or held, before a bot took over) at `table`."""
+    """The seat identity `player` holds (or held, before a bot took over) at `table`;
+    not one the host gave to a bot for good."""
     for row in table.seats:
         if (
             row.player is not None
+            and not row.excluded
             and row.kind in ("human", "bot")
             and hmac.compare_digest(row.player, player)
         ):
             return row.seat
     return None
+
+
+def sat_here(table: LiveTable, player: str) -> bool:
+    """Identity `player` has (or had) a seat at `table`, even one given to a bot for good."""
+    return any(
+        row.player is not None and hmac.compare_digest(row.player, player) for row in table.seats
+    )
 
 
 class Seating(ServiceBase):
@@ -53,6 +62,11 @@ class Seating(ServiceBase):
                     "Cette place était celle d'une autre personne : elle seule peut la reprendre.",
                     "forbidden",
                 )
+            if row.excluded:
+                raise TableError(
+                    "L'hôte a confié votre place à un robot : vous pouvez suivre la partie.",
+                    "forbidden",
+                )
             token = secrets.token_urlsafe(18)
             back = row.kind == "bot"
             name = row.name or f"Place {seat + 1}"
@@ -68,10 +82,21 @@ class Seating(ServiceBase):
                 )
                 if table.status == "live":
                     self._after_change(table)  # drops the bot's pending move
+            if not table.connections.get(seat):
+                self._arm_grace(table, seat)  # cancelled as soon as their page connects
             table.meta += 1
             table.wake_all()
             self._publish(table.code)
             return token
+
+    async def exclude(self, table: LiveTable, seat: int) -> None:
+        """The host's decision: a bot plays this person's seat, and it does not come back."""
+        await self.replace_with_bot(table, seat, "décision de l'hôte")
+        async with table.lock:
+            row = table.seats[seat]
+            if row.kind == "bot" and row.player is not None and not row.excluded:
+                await self.store.update_seat(table.row.id, replace(row, excluded=True))
+                row.excluded = True
 
     async def unseat(self, table: LiveTable, host_seat: int, seat: int) -> None:
         """The host frees a seat someone took by mistake, before the game starts."""

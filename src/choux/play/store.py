@@ -83,6 +83,8 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False, default=False),
     Column("player", String(40), nullable=True),  # the guest identity that sat here
+    # the host put a bot in this person's place: they do not take it back by coming back
+    Column("excluded", Boolean, nullable=False, default=False, server_default=text("false")),
     PrimaryKeyConstraint("table_id", "seat"),
     Index("ix_seats_player", "player"),  # a person's games (« Mes parties », profiles)
 )
@@ -193,6 +195,7 @@ class SeatRow:
     token_hash: str | None = None
     host: bool = False
     player: str | None = None  # the guest identity of the person (ratings); None for bots
+    excluded: bool = False  # replaced by the host's decision: the seat does not come back
 
 
 @dataclass
@@ -424,6 +427,7 @@ class Store:
                         "token_hash": s.token_hash,
                         "host": s.host,
                         "player": s.player,
+                        "excluded": s.excluded,
                     }
                     for s in row.seats
                 ],
@@ -444,6 +448,7 @@ class Store:
                     token_hash=seat.token_hash,
                     host=seat.host,
                     player=seat.player,
+                    excluded=seat.excluded,
                 )
             )
 
@@ -696,7 +701,16 @@ class Store:
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)
         )
         table.seats = [
-            SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host), s.player)
+            SeatRow(
+                s.seat,
+                s.kind,
+                s.name,
+                s.level,
+                s.token_hash,
+                bool(s.host),
+                s.player,
+                bool(s.excluded),
+            )
             for s in seats
         ]
         actions = await conn.execute(

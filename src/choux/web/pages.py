@@ -355,7 +355,7 @@ async def replace(request: Request, code: str) -> Response:
         raise TableError("Place invalide.") from error
     if not 0 <= target < len(table.seats) or target == seat:
         raise TableError("Place invalide.")
-    await service.replace_with_bot(table, target, "décision de l'hôte")
+    await service.exclude(table, target)  # a bot for good: the person does not come back
     return see_other(f"/t/{code}")
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 from choux import games
 from choux.play.errors import TableError
 from choux.play.players import record_table
-from choux.play.seating import own_seat
+from choux.play.seating import own_seat, sat_here
 from choux.play.service import SeatSpec, TableService
 from choux.play.tables import LiveTable
 from choux.web.accounts import checked_form, session_of
@@ -56,7 +56,7 @@ async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool
     entry = session.seat_at(table.code)
     if entry is not None and table.seat_for_token(*entry) is not None:
         return True
-    if own_seat(table, session.player) is not None:
+    if sat_here(table, session.player):
         return True
     secret = table.row.secret or ""
     if key is not None and secret and hmac.compare_digest(key.encode(), secret.encode()):
@@ -93,7 +93,7 @@ async def check_replay(request: Request, record_id: int) -> None:
 
 def may_watch(table: LiveTable, session: Session) -> bool:
     """A socket without a seat at a private table: only for who entered its page."""
-    return table.code in session.invited or own_seat(table, session.player) is not None
+    return table.code in session.invited or sat_here(table, session.player)
 
 
 async def check_entry(request: Request, table: LiveTable, key: str | None = None) -> None:
