@@ -19,7 +19,7 @@ from web_fixtures import (
     db_url_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, csrf_of, other, play_to_end
+from webhelpers import client, create_table, csrf_of, other, play_to_end, receive_state
 
 from choux.play import accounts as accounts_module
 from choux.play.store import accounts_t, migrate, seats_t, sync_url, tables_t
@@ -265,3 +265,23 @@ def test_the_accounts_migration_upgrades_a_release_0002_database(db_url: str) ->
             assert conn.execute(select(accounts_t)).all() == []
     finally:
         engine.dispose()
+
+
+def test_an_account_plays_its_seat_from_every_device_at_once(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as laptop:
+        assert signup(laptop, "Germaine").status_code == 303
+        code = create_table(laptop, course, ["human", "human"], "Germaine")
+        phone = other(laptop)
+        assert login(phone, "Germaine").status_code == 303
+        assert "Vous jouez à la place 1" in text_of(phone.get(f"/t/{code}"))
+        # neither device pushed the other out: both sockets play seat 0
+        for device in (laptop, phone):
+            with device.websocket_connect(f"/t/{code}/ws") as ws:
+                assert receive_state(ws)["seat"] == 0
+        # a stranger is a spectator; after « déconnecter tous mes appareils », so is the phone
+        with other(laptop).websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        assert post(laptop, "/deconnexion-partout").status_code == 303
+        with phone.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        assert "Vous regardez cette partie" in text_of(phone.get(f"/t/{code}"))

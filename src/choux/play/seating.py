@@ -35,6 +35,14 @@ def own_seat(table: LiveTable, player: str) -> int | None:
     return None
 
 
+def identity_seat(table: LiveTable, player: str) -> int | None:
+    """The seat identity `player` plays now (a person's seat, not one a bot took). The
+    identity lives in the same signed cookie as the seat tokens and is shown to nobody, so
+    it proves the seat as well as a token: an account's devices all play it."""
+    seat = own_seat(table, player)
+    return seat if seat is not None and table.seats[seat].kind == "human" else None
+
+
 def sat_here(table: LiveTable, player: str) -> bool:
     """Identity `player` has (or had) a seat at `table`, even one given to a bot for good."""
     return any(

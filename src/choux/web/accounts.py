@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.requests import HTTPConnection
 
 from choux.play.accounts import Account, AccountError, Accounts
 from choux.play.errors import TableError
@@ -25,7 +26,7 @@ router = APIRouter()
 TOO_MANY_LOGINS = "Trop de tentatives de connexion : patientez quelques minutes avant de réessayer."
 
 
-def accounts_of(request: Request) -> Accounts:
+def accounts_of(request: HTTPConnection) -> Accounts:
     """The accounts of this app's store (made on first use)."""
     state = request.app.state
     accounts: Accounts | None = getattr(state, "accounts", None)
@@ -39,7 +40,7 @@ def session_of(request: Request) -> Session:
     return session
 
 
-async def attach(request: Request, session: Session) -> None:
+async def attach(request: HTTPConnection, session: Session) -> None:
     """Make the cookie's account session count: its identity becomes the visitor's. A
     session unknown to the store (logged out elsewhere, expired, made up) turns the
     device back into a fresh guest."""

@@ -14,6 +14,7 @@ from choux.engine.record import Record, RecordError
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web import seating
+from choux.web.accounts import accounts_of
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
 from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
@@ -217,10 +218,7 @@ async def create_table(request: Request) -> Response:
 
 
 def my_seat(request: Request, table: LiveTable) -> int | None:
-    entry = session_of(request).seat_at(table.code)
-    if entry is None:
-        return None
-    return table.seat_for_token(*entry)
+    return seating.my_seat(request, table)  # by seat token, or by identity
 
 
 @router.get("/t/{code}", response_class=HTMLResponse)
@@ -382,6 +380,7 @@ async def ladder(request: Request, name: str) -> Response:
         raise TableError("Ce jeu n'existe pas.", 404)
     standings = await service_of(request).store.ladder(name, 100)
     me = session_of(request).player
+    profiles = await accounts_of(request).pseudos_of([s.player for s in standings if not s.is_bot])
     rows = [
         {
             "rank": index + 1,
@@ -392,6 +391,7 @@ async def ladder(request: Request, name: str) -> Response:
             "games": s.games,
             "wins": s.wins,
             "me": s.player == me,
+            "profile": profiles.get(s.player),  # an account's pseudonym: a link to it
         }
         for index, s in enumerate(standings)
     ]

@@ -13,7 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 from choux import games
 from choux.play.errors import TableError
 from choux.play.players import record_table
-from choux.play.seating import own_seat, sat_here
+from choux.play.seating import identity_seat, own_seat, sat_here
 from choux.play.service import SeatSpec, TableService
 from choux.play.tables import LiveTable
 from choux.web.accounts import checked_form, session_of
@@ -103,22 +103,26 @@ async def check_entry(request: Request, table: LiveTable, key: str | None = None
 
 async def arrive(request: Request, table: LiveTable, seat: int | None) -> int | None:
     """Opening a table: refused at a private table without its secret; a person whose
-    seat a bot took (or who opens it on another device) gets it back."""
+    seat a bot took gets it back (a person's own seat is theirs on every device)."""
     await check_entry(request, table, request.query_params.get("cle"))
     if seat is not None or table.status == "over":
         return seat
     session = session_of(request)
     mine = own_seat(table, session.player)
-    if mine is None:
-        return None
+    if mine is None or table.seats[mine].kind == "human":
+        return mine
     token = await service_of(request).return_to_seat(table, mine, session.player)
     session.remember(table.code, mine, token, table.seats[mine].name)
     return mine
 
 
 def my_seat(request: Request, table: LiveTable) -> int | None:
-    entry = session_of(request).seat_at(table.code)
-    return None if entry is None else table.seat_for_token(*entry)
+    """The visitor's seat: by the seat token in their cookie, or by their identity (a
+    seat taken on another device of the same account)."""
+    session = session_of(request)
+    entry = session.seat_at(table.code)
+    seat = None if entry is None else table.seat_for_token(*entry)
+    return seat if seat is not None else identity_seat(table, session.player)
 
 
 def place_of(form: dict[str, str]) -> int:
