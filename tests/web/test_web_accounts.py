@@ -285,3 +285,24 @@ def test_an_account_plays_its_seat_from_every_device_at_once(sqlite_url: str, co
         with phone.websocket_connect(f"/t/{code}/ws") as ws:
             assert receive_state(ws)["seat"] is None
         assert "Vous regardez cette partie" in text_of(phone.get(f"/t/{code}"))
+
+
+def test_my_games_put_the_tables_waiting_for_me_on_top(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        bob = other(alice)
+        waiting = create_table(alice, course, ["human", "human"], "Alice")  # Alice moves first
+        other_table = create_table(bob, course, ["human", "human"], "Bob")  # Bob moves first
+        for visitor, code, name in ((bob, waiting, "Bob"), (alice, other_table, "Alice")):
+            page = visitor.get(f"/t/{code}")
+            visitor.post(
+                f"/t/{code}/rejoindre",
+                data={"csrf": csrf_of(page.text), "pseudo": name},
+                follow_redirects=False,
+            )
+        mine = alice.get("/mes-parties").text
+        ongoing = mine.split('id="ongoing"', 1)[1].split("</section>", 1)[0]
+        # the most recent table is Bob's, yet the one where Alice must play comes first
+        assert ongoing.index(f"/t/{waiting}") < ongoing.index(f"/t/{other_table}")
+        assert ongoing.count("à vous de jouer") == 1 and "turn-badge" in ongoing
+        bobs = bob.get("/mes-parties").text
+        assert bobs.index(f"/t/{other_table}") < bobs.index(f"/t/{waiting}")
