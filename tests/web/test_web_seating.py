@@ -252,3 +252,20 @@ def test_a_seat_taken_back_gets_its_grace_period_again(sqlite_url: str, course: 
         while table.seats[1].kind != "bot":
             assert time.time() < deadline
             time.sleep(0.05)
+
+
+def test_quick_play_passes_a_table_where_the_pseudonym_is_taken(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        first = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Alice")
+        namesake = other(c)
+        second = post_form(
+            namesake, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="alice"
+        )
+        assert second.status_code == 303
+        assert second.headers["location"] != first.headers["location"]  # a table of its own
+        third = post_form(
+            other(c), "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Bob"
+        )
+        assert third.headers["location"] == first.headers["location"]  # the oldest one

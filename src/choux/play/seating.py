@@ -17,6 +17,8 @@ from choux.play.names import bot_name
 from choux.play.scheduler import preferred_level
 from choux.play.tables import LiveTable, hash_token
 
+#: open tables of other processes loaded at most by one quick-play request
+MAX_QUICK_LOOKUPS = 50
 #: what `replace_with_bot` appends to the name of the person a bot stands in for
 ROBOT_SUFFIX = " (robot)"
 
@@ -51,6 +53,9 @@ def sat_here(table: LiveTable, player: str) -> bool:
 
 
 class Seating(ServiceBase):
+    async def get(self, code: str) -> LiveTable:
+        raise NotImplementedError  # service.TableService
+
     async def return_to_seat(self, table: LiveTable, seat: int, player: str) -> str:
         """Give `seat` back to the identity that held it, with a new token. A bot standing
         in hands over at once: its pending move is dropped and the person plays the seat's
@@ -170,8 +175,16 @@ class Seating(ServiceBase):
 
         self._spawn(table, "fill", later())
 
-    def waiting_public(self, game: str, player: str) -> LiveTable | None:
-        """The oldest public table of `game` waiting for players, not already `player`'s."""
+    async def waiting_public(self, game: str, player: str) -> list[LiveTable]:
+        """The public tables of `game` waiting for players, oldest first, not `player`'s.
+        With several processes, open tables created elsewhere are loaded first."""
+        if self.settings.redis_url:
+            for code in (await self.store.table_codes(("open",)))[:MAX_QUICK_LOOKUPS]:
+                if code not in self.tables:
+                    try:
+                        await self.get(code)
+                    except TableError:
+                        continue
         waiting = [
             t
             for t in self.tables.values()
@@ -181,4 +194,4 @@ class Seating(ServiceBase):
             and t.open_seats()
             and own_seat(t, player) is None
         ]
-        return min(waiting, key=lambda t: t.row.id, default=None)
+        return sorted(waiting, key=lambda t: t.row.id)

@@ -175,9 +175,13 @@ async def quick_play(request: Request) -> Response:
     pseudo = form.get("pseudo", "") or session.account or session.name
     if not await request.app.state.limits.allow("join", client_key(request)):
         raise TableError("Trop de demandes : patientez un peu avant de réessayer.", "busy")
-    waiting = service.waiting_public(name, session.player)
-    if waiting is not None:
-        seat, token = await service.join(waiting, None, pseudo, session.player)
+    for waiting in await service.waiting_public(name, session.player):
+        try:
+            seat, token = await service.join(waiting, None, pseudo, session.player)
+        except TableError as error:
+            if error.kind == "conflict":  # full meanwhile, or the pseudonym taken there
+                continue
+            raise
         session.remember(waiting.code, seat, token, waiting.seats[seat].name)
         return RedirectResponse(f"/t/{waiting.code}", status_code=303)
     game = games.get(name)
