@@ -1,5 +1,5 @@
 """Accounts (pseudonym, password hash, server-side sessions), follows between players,
-private tables with an invite secret, seats the host gave to a bot for good (`excluded`),
+private tables with an invite secret, when quick play fills a table with bots, seats the host gave to a bot for good (`excluded`),
 and an index to find a person's seats.
 
 Existing tables stay public (`private` false for every row) and keep their seats.
@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("private", sa.Boolean, nullable=False, server_default=sa.text("false")),
     )
     op.add_column("tables", sa.Column("secret", sa.String(32), nullable=True))
+    op.add_column("tables", sa.Column("fill_at", sa.DateTime(timezone=True), nullable=True))
     op.add_column(
         "seats",
         sa.Column("excluded", sa.Boolean, nullable=False, server_default=sa.text("false")),
@@ -69,5 +70,6 @@ def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("excluded")
     with op.batch_alter_table("tables") as batch:
+        batch.drop_column("fill_at")
         batch.drop_column("secret")
         batch.drop_column("private")

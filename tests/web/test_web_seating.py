@@ -8,15 +8,18 @@ import asyncio
 import html
 import re
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy import update
 from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
 from webhelpers import client, create_table, csrf_of, other, receive_state
 
+from choux.play.store import tables_t
 from choux.web.seating import PRIVATE
 
 
@@ -269,3 +272,27 @@ def test_quick_play_passes_a_table_where_the_pseudonym_is_taken(
             other(c), "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Bob"
         )
         assert third.headers["location"] == first.headers["location"]  # the oldest one
+
+
+def test_quick_play_bots_still_come_after_a_restart(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        made = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Alice")
+        code = made.headers["location"].rsplit("/", 1)[1]
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.row.fill_at is not None
+        soon = datetime.now(UTC) + timedelta(seconds=0.3)  # as if the wait were nearly over
+
+        async def shorten() -> None:
+            async with c.app.state.service.store.db.begin() as conn:
+                await conn.execute(
+                    update(tables_t).where(tables_t.c.code == code).values(fill_at=soon)
+                )
+
+        c.portal.call(shorten)
+    with client(sqlite_url) as restarted:  # the server restarts meanwhile
+        table = restarted.app.state.service.tables[code]
+        deadline = time.time() + 5
+        while table.status != "live":
+            assert time.time() < deadline, "the bots never came"
+            time.sleep(0.05)
+        assert table.seats[1].kind == "bot"

@@ -10,11 +10,15 @@ import asyncio
 import hmac
 import secrets
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import update
 
 from choux.play.base import ServiceBase
 from choux.play.errors import TableError
 from choux.play.names import bot_name
 from choux.play.scheduler import preferred_level
+from choux.play.store import tables_t
 from choux.play.tables import LiveTable, hash_token
 
 #: open tables of other processes loaded at most by one quick-play request
@@ -166,11 +170,28 @@ class Seating(ServiceBase):
             table.wake_all()
             self._publish(table.code)
 
-    def fill_later(self, table: LiveTable, seconds: float) -> None:
-        """Quick play: bots in the empty seats after the wait the player chose."""
+    async def fill_later(self, table: LiveTable, seconds: float) -> None:
+        """Quick play: bots in the empty seats after the wait the player chose (the time
+        is stored, so that a restarted server keeps the promise)."""
+        when = datetime.now(UTC) + timedelta(seconds=seconds)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(tables_t).where(tables_t.c.id == table.row.id).values(fill_at=when)
+            )
+        table.row.fill_at = when
+        self._arm_fill(table)
+
+    def _arm_fill(self, table: LiveTable) -> None:
+        """The quick-play timer of an open table (at creation, or when a server restarts)."""
+        when = table.row.fill_at
+        if when is None or table.status != "open" or self._closing:
+            return
+        if when.tzinfo is None:  # SQLite gives naive times back
+            when = when.replace(tzinfo=UTC)
+        delay = max(0.0, (when - datetime.now(UTC)).total_seconds())
 
         async def later() -> None:
-            await asyncio.sleep(seconds)
+            await asyncio.sleep(delay)
             await self.fill_with_bots(table)
 
         self._spawn(table, "fill", later())

@@ -76,6 +76,8 @@ class TableService(Seating, Presence, Sync, Scheduler, WritePath, ServiceBase):
                 continue
             self.tables[row.code] = table
             self._arm_expiry(table)
+            if not self.settings.redis_url:  # one process: it alone keeps quick play's timers
+                self._arm_fill(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
 

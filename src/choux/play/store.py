@@ -67,6 +67,7 @@ tables_t = Table(
     # a private table is not listed; its invite link carries `secret`
     Column("private", Boolean, nullable=False, default=False, server_default=text("false")),
     Column("secret", String(32), nullable=True),
+    Column("fill_at", DateTime(timezone=True), nullable=True),  # quick play: bots come then
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Index("ix_tables_status", "status"),
@@ -216,6 +217,7 @@ class TableRow:
     created_at: datetime | None = None
     private: bool = False
     secret: str | None = None
+    fill_at: datetime | None = None
 
 
 def async_url(url: str) -> str:
@@ -696,6 +698,7 @@ class Store:
             created_at=r.created_at,
             private=bool(r.private),
             secret=r.secret,
+            fill_at=r.fill_at,
         )
         seats = await conn.execute(
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)

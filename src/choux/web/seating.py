@@ -199,5 +199,5 @@ async def quick_play(request: Request) -> Response:
     assert host_token is not None
     host = next(s for s in table.seats if s.host)
     session.remember(table.code, host.seat, host_token, host.name)
-    service.fill_later(table, wait)
+    await service.fill_later(table, wait)
     return RedirectResponse(f"/t/{table.code}", status_code=303)
