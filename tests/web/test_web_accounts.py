@@ -86,6 +86,7 @@ def test_an_account_keeps_the_guest_games_and_rating(sqlite_url: str, course: st
         assert login(phone, "alice").status_code == 303  # pseudonyms ignore case
         assert f"/parties/{final['record_id']}" in phone.get("/mes-parties").text
         assert 'class="me"' in phone.get(f"/classement/{course}").text
+        assert 'href="/joueur/Alice"' in phone.get(f"/classement/{course}").text  # a profile
         profile = text_of(phone.get("/joueur/Alice"))
         rank = final["result"]["ranks"][0]
         assert f'data-game="{course}"' in profile and "Parties récentes" in profile

@@ -180,6 +180,7 @@ def test_the_lobby_shows_the_public_tables_of_followed_players(sqlite_url: str) 
         assert "Les tables de vos amis" not in bob.get("/").text
         assert post_form(bob, "/joueur/Alice/suivre", "/joueur/Alice").status_code == 303
         assert "Ne plus suivre" in bob.get("/joueur/Alice").text
+        assert 'href="/joueur/Alice"' in bob.get("/mes-parties").text.split('id="followed"')[1]
         lobby = text_of(bob.get("/"))
         assert "Les tables de vos amis" in lobby
         friends = lobby.split('id="friends-tables"', 1)[1].split("</section>", 1)[0]
@@ -254,6 +255,10 @@ def test_a_seat_taken_back_gets_its_grace_period_again(sqlite_url: str, course: 
         deadline = time.time() + 5
         while table.seats[1].kind != "bot":
             assert time.time() < deadline
+            time.sleep(0.05)
+        # the bots finish the game: nothing is left moving when the server stops
+        while table.status != "over":
+            assert time.time() < deadline + 10
             time.sleep(0.05)
 
 

@@ -65,10 +65,8 @@ def see_other(url: str) -> RedirectResponse:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> Response:
     service = service_of(request)
-    session = session_of(request)
     tables = []
     for table in service.listed()[:40]:
-        mine = session.seat_at(table.code)
         tables.append(
             {
                 "code": table.code,
@@ -78,7 +76,7 @@ async def lobby(request: Request) -> Response:
                 "names": [s["name"] for s in table.seats_json() if s["kind"] != "open"],
                 "free": len(table.open_seats()),
                 "players": table.row.players,
-                "mine": mine is not None and table.seat_for_token(*mine) is not None,
+                "mine": my_seat(request, table) is not None,
             }
         )
     recent = await service.store.recent_records(8)

@@ -84,10 +84,17 @@ async def my_games(request: Request) -> Response:
         for t in mine
         if t.status == "over" and t.record_id is not None
     ]
+    followed = await followed_by(service.store, session.player)
+    pseudos = await accounts_of(request).pseudos_of(sorted(followed))
     return render(
         request,
         "my_games.html",
-        {"ongoing": ongoing, "finished": finished, "account": session.account},
+        {
+            "ongoing": ongoing,
+            "finished": finished,
+            "account": session.account,
+            "followed": sorted(pseudos.values(), key=str.casefold),
+        },
     )
 
 
