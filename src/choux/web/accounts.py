@@ -8,7 +8,6 @@ a page, never logged.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -73,12 +72,6 @@ async def checked_form(request: Request) -> dict[str, str]:
     return data
 
 
-def form_page(
-    request: Request, name: str, context: dict[str, Any], status: int = 200
-) -> HTMLResponse:
-    return render(request, name, context, status)
-
-
 # ---------------------------------------------------------------------- creating an account
 
 
@@ -86,7 +79,7 @@ def form_page(
 async def signup_page(request: Request) -> Response:
     if session_of(request).account:
         return RedirectResponse("/compte", status_code=303)
-    return form_page(request, "account_create.html", {"pseudo": session_of(request).name})
+    return render(request, "account_create.html", {"pseudo": session_of(request).name})
 
 
 @router.post("/compte/creer")
@@ -105,7 +98,7 @@ async def signup(request: Request) -> Response:
         account = await accounts.create(pseudo, form.get("mot_de_passe"), session.player)
     except AccountError as error:
         shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
-        return form_page(
+        return render(
             request,
             "account_create.html",
             {"pseudo": shown, "error": error.message},
@@ -123,7 +116,7 @@ async def signup(request: Request) -> Response:
 async def login_page(request: Request) -> Response:
     if session_of(request).account:
         return RedirectResponse("/mes-parties", status_code=303)
-    return form_page(request, "account_login.html", {"pseudo": ""})
+    return render(request, "account_login.html", {"pseudo": ""})
 
 
 @router.post("/connexion")
@@ -135,17 +128,13 @@ async def login(request: Request) -> Response:
     if allowed and pseudo.strip():
         allowed = await limits.allow("login", "pseudo:" + pseudo.strip().casefold()[:24])
     if not allowed:
-        return form_page(
-            request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429
-        )
+        return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
     accounts = accounts_of(request)
     try:
         account = await accounts.authenticate(pseudo, form.get("mot_de_passe"))
     except AccountError as error:
         shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
-        return form_page(
-            request, "account_login.html", {"pseudo": shown, "error": error.message}, 403
-        )
+        return render(request, "account_login.html", {"pseudo": shown, "error": error.message}, 403)
     token = await accounts.open_session(account)
     session_of(request).become(account.player, token, account.pseudo)
     return RedirectResponse("/mes-parties", status_code=303)
@@ -194,7 +183,7 @@ async def _account_page(
     done: str = "",
 ) -> Response:
     devices = await accounts_of(request).session_count(account)
-    return form_page(
+    return render(
         request,
         "account.html",
         {
