@@ -129,7 +129,7 @@ class QuickBot:
 def quicken_bots(server: LiveServer, invite: str, factor: float) -> None:
     """Scale the bots' delays at the table of `invite` by `factor` (below 1: a short game for
     the tests; above 1: slower bots); a second call replaces the first factor."""
-    code = invite.rstrip("/").rsplit("/", 1)[1]
+    code = invite.split("?")[0].rstrip("/").rsplit("/", 1)[1]
 
     async def wrap() -> None:
         table = server.service.tables[code]
@@ -215,7 +215,7 @@ def prepared_table(
     to be steered with `put_state`; returns its code."""
     seats = {seat: "human" for seat in range(players)}
     invite = create_table(page, server.url, game, pseudo, players, seats, options)
-    return invite.rsplit("/", 1)[1]
+    return invite.split("?")[0].rsplit("/", 1)[1]
 
 
 def put_state(server: Any, code: str, state: Any) -> None:

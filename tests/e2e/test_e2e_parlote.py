@@ -54,7 +54,7 @@ class PassiveBidder:
 
 
 def make_bots_pass_in_bidding(server: Any, invite: str) -> None:
-    code = invite.rstrip("/").rsplit("/", 1)[1]
+    code = invite.split("?")[0].rstrip("/").rsplit("/", 1)[1]
 
     async def wrap() -> None:
         table = server.service.tables[code]

@@ -30,6 +30,7 @@ from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.presence import Presence
 from choux.play.scheduler import Scheduler, preferred_level
+from choux.play.seating import Seating
 from choux.play.settings import Settings
 from choux.play.store import SeatRow, Store, TableRow
 from choux.play.sync import Sync
@@ -56,7 +57,7 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
-class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
+class TableService(Seating, Presence, Sync, Scheduler, WritePath, ServiceBase):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)
         #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)
@@ -76,6 +77,8 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
                 continue
             self.tables[row.code] = table
             self._arm_expiry(table)
+            if not self.settings.redis_url:  # one process: it alone keeps quick play's timers
+                self._arm_fill(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
 
@@ -154,8 +157,10 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
         return table
 
     def listed(self) -> list[LiveTable]:
-        """Tables to show in the lobby, newest first."""
-        rows = [t for t in self.tables.values() if t.status in ("open", "live")]
+        """Public tables to show in the lobby, newest first."""
+        rows = [
+            t for t in self.tables.values() if t.status in ("open", "live") and not t.row.private
+        ]
         return sorted(rows, key=lambda t: t.row.id, reverse=True)
 
     def _check_bot_tables(self, client: str | None) -> None:
@@ -186,12 +191,13 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
         creator_player: str | None = None,
         client: str | None = None,
         seed: int | None = None,
+        private: bool = False,
     ) -> tuple[LiveTable, str | None]:
         """A new table; the creator takes the first human seat. Returns it and their token.
         `creator_player` is the creator's guest identity, which the rating ladder follows;
         `client` who asks (an address), for the limit on bot-only tables; `seed` is for
         prepared deals (the guided first game, whose deal is public anyway), else a fresh
-        secret one."""
+        secret one; a `private` table is not listed and its invite link carries a secret."""
         if game_name not in games.names():
             raise TableError("Ce jeu n'est pas disponible.", "not_found")
         game = games.get(game_name)
@@ -243,6 +249,8 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
             version=0,
             seats=rows,
             prev_code=prev_code,
+            private=private,
+            secret=secrets.token_urlsafe(12) if private else None,
         )
         await self.store.create_table(row)
         table = LiveTable(row=row, game=game, state=game.create(players, row.seed, full))
@@ -287,15 +295,7 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
             row.kind, row.name, row.token_hash = "human", clean, claimed.token_hash
             row.player = player
             table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
-            if not table.open_seats() and table.status == "open":
-                await self.store.set_status(table.row.id, "live")
-                table.row.status = "live"
-                table.log.append((table.version, "Tout le monde est là : la partie commence !"))
-                self._cancel(table, "expire")
-                self._after_change(table)
-                for other in table.seats:
-                    if other.kind == "human" and not table.connections.get(other.seat):
-                        self._arm_grace(table, other.seat)
+            await self._start_if_full(table)
             table.meta += 1
             table.wake_all()
             self._publish(table.code)
@@ -336,6 +336,7 @@ class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
                 specs,
                 table.row.clock,
                 prev_code=table.code,
+                private=table.row.private,
             )
             await self.store.set_next(table.row.id, new.code)
             table.row.next_code = new.code

@@ -77,6 +77,10 @@ class Settings:
     limit_join: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_JOIN", "60 per minute")
     )
+    #: log-in attempts, per client address and per pseudonym tried
+    limit_login: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_LOGIN", "10 per 5 minutes")
+    )
     limit_messages: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
     )

@@ -64,6 +64,10 @@ tables_t = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("prev_code", String(16), nullable=True),
     Column("next_code", String(16), nullable=True),
+    # a private table is not listed; its invite link carries `secret`
+    Column("private", Boolean, nullable=False, default=False, server_default=text("false")),
+    Column("secret", String(32), nullable=True),
+    Column("fill_at", DateTime(timezone=True), nullable=True),  # quick play: bots come then
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Index("ix_tables_status", "status"),
@@ -80,7 +84,10 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False, default=False),
     Column("player", String(40), nullable=True),  # the guest identity that sat here
+    # the host put a bot in this person's place: they do not take it back by coming back
+    Column("excluded", Boolean, nullable=False, default=False, server_default=text("false")),
     PrimaryKeyConstraint("table_id", "seat"),
+    Index("ix_seats_player", "player"),  # a person's games (« Mes parties », profiles)
 )
 
 actions_t = Table(
@@ -119,6 +126,35 @@ ratings_t = Table(
     Column("wins", Integer, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("game", "player"),
+)
+
+accounts_t = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pseudo", String(24), nullable=False),
+    Column("pseudo_key", String(24), nullable=False, unique=True),  # casefolded
+    Column("player", String(40), nullable=False, unique=True),  # the identity it owns
+    Column("password_hash", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+account_sessions_t = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_account_sessions_account", "account_id"),
+)
+
+follows_t = Table(
+    "follows",
+    metadata,
+    Column("follower", String(40), nullable=False),  # identities, guests or accounts
+    Column("followed", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("follower", "followed"),
 )
 
 meta_t = Table(
@@ -160,6 +196,7 @@ class SeatRow:
     token_hash: str | None = None
     host: bool = False
     player: str | None = None  # the guest identity of the person (ratings); None for bots
+    excluded: bool = False  # replaced by the host's decision: the seat does not come back
 
 
 @dataclass
@@ -178,6 +215,9 @@ class TableRow:
     prev_code: str | None = None
     next_code: str | None = None
     created_at: datetime | None = None
+    private: bool = False
+    secret: str | None = None
+    fill_at: datetime | None = None
 
 
 def async_url(url: str) -> str:
@@ -368,6 +408,8 @@ class Store:
                     status=row.status,
                     version=0,
                     prev_code=row.prev_code,
+                    private=row.private,
+                    secret=row.secret,
                     created_at=now,
                     updated_at=now,
                 )
@@ -387,6 +429,7 @@ class Store:
                         "token_hash": s.token_hash,
                         "host": s.host,
                         "player": s.player,
+                        "excluded": s.excluded,
                     }
                     for s in row.seats
                 ],
@@ -407,6 +450,7 @@ class Store:
                     token_hash=seat.token_hash,
                     host=seat.host,
                     player=seat.player,
+                    excluded=seat.excluded,
                 )
             )
 
@@ -656,12 +700,24 @@ class Store:
             prev_code=r.prev_code,
             next_code=r.next_code,
             created_at=r.created_at,
+            private=bool(r.private),
+            secret=r.secret,
+            fill_at=r.fill_at,
         )
         seats = await conn.execute(
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)
         )
         table.seats = [
-            SeatRow(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.host), s.player)
+            SeatRow(
+                s.seat,
+                s.kind,
+                s.name,
+                s.level,
+                s.token_hash,
+                bool(s.host),
+                s.player,
+                bool(s.excluded),
+            )
             for s in seats
         ]
         actions = await conn.execute(
@@ -687,6 +743,7 @@ class Store:
         return None if row is None else int(row.id)
 
     async def recent_records(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The last games finished at public tables (the lobby shows them to everyone)."""
         async with self.db.connect() as conn:
             rows = (
                 await conn.execute(
@@ -696,6 +753,8 @@ class Store:
                         records_t.c.record,
                         records_t.c.finished_at,
                     )
+                    .join(tables_t, tables_t.c.id == records_t.c.table_id)
+                    .where(tables_t.c.private.is_(False))
                     .order_by(records_t.c.id.desc())
                     .limit(limit)
                 )

@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import errors, learn, pages, ws
+from choux.web import accounts, errors, learn, pages, players, seating, ws
 from choux.web.headers import SecurityHeaders
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
@@ -47,6 +47,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(learn.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
+    app.include_router(seating.router)
     app.include_router(ws.router)
     errors.install(app)
 
@@ -71,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions: Sessions = request.app.state.sessions
         session = sessions.load(request)
         request.state.session = session
+        await accounts.attach(request, session)
         response = await call_next(request)
         sessions.save(response, session, https=request.url.scheme == "https")
         return response

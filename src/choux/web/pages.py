@@ -14,9 +14,12 @@ from choux.engine.fairness import commitment
 from choux.engine.record import Record, RecordError, replay_steps
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
+from choux.web import seating
+from choux.web.accounts import accounts_of
 from choux.web.catalog import catalog, renderer, rules_page
 from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
 from choux.web.lessons import LESSONS, lesson_of
+from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
 from choux.web.session import Session
 from choux.web.templating import render, render_error
@@ -66,10 +69,8 @@ def see_other(url: str) -> RedirectResponse:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> Response:
     service = service_of(request)
-    session = session_of(request)
     tables = []
     for table in service.listed()[:40]:
-        mine = session.seat_at(table.code)
         tables.append(
             {
                 "code": table.code,
@@ -79,7 +80,7 @@ async def lobby(request: Request) -> Response:
                 "names": [s["name"] for s in table.seats_json() if s["kind"] != "open"],
                 "free": len(table.open_seats()),
                 "players": table.row.players,
-                "mine": mine is not None and table.seat_for_token(*mine) is not None,
+                "mine": my_seat(request, table) is not None,
             }
         )
     recent = await service.store.recent_records(8)
@@ -92,7 +93,13 @@ async def lobby(request: Request) -> Response:
     return render(
         request,
         "lobby.html",
-        {"games": catalog(), "tables": tables, "recent": recent, "lessons": LESSONS},
+        {
+            "games": catalog(),
+            "tables": tables,
+            "recent": recent,
+            "lessons": LESSONS,
+            **await lobby_context(request),
+        },
     )
 
 
@@ -195,6 +202,12 @@ async def create_table(request: Request) -> Response:
     except ValueError as error:
         raise TableError("Pendule impossible.") from error
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
+    # inviting friends: private unless « table publique » is ticked (the form says `prive`)
+    private = (
+        form.get("prive") == "1"
+        and not form.get("publique")
+        and sum(s.kind == "human" for s in specs) > 1
+    )
     table, token = await service_of(request).create(
         name,
         players,
@@ -204,6 +217,7 @@ async def create_table(request: Request) -> Response:
         creator,
         creator_player=session_of(request).player,
         client=client_key(request),
+        private=private,
     )
     if token is not None:
         host = next(s for s in table.seats if s.host)
@@ -215,17 +229,15 @@ async def create_table(request: Request) -> Response:
 
 
 def my_seat(request: Request, table: LiveTable) -> int | None:
-    entry = session_of(request).seat_at(table.code)
-    if entry is None:
-        return None
-    return table.seat_for_token(*entry)
+    return seating.my_seat(request, table)  # by seat token, or by identity
 
 
 @router.get("/t/{code}", response_class=HTMLResponse)
 async def table_page(request: Request, code: str) -> Response:
     service = service_of(request)
     table = await service.get(code)
-    seat = my_seat(request, table)
+    # private tables, and seats that come back to their identity
+    seat = await seating.arrive(request, table, my_seat(request, table))
     session = session_of(request)
     if seat is None and table.row.prev_code and table.status == "open":
         # a rematch: whoever sat at the previous table gets the same seat back
@@ -260,7 +272,7 @@ async def table_page(request: Request, code: str) -> Response:
             "shared_seats": shared_seats(session, table),
             "name": session.name,
             "lesson": lesson_of(request, table),
-            "invite": str(request.url_for("table_page", code=table.code)),
+            "invite": seating.invite_link(request, table),
             "commitment": commitment(table.row.seed),
         },
     )
@@ -270,6 +282,7 @@ async def table_page(request: Request, code: str) -> Response:
 async def table_state(request: Request, code: str) -> JSONResponse:
     """The visitor's own view as JSON (spectator view without a seat)."""
     table = await service_of(request).get(code)
+    await seating.check_entry(request, table)
     return JSONResponse(table.message(Subscriber(my_seat(request, table)), full=True))
 
 
@@ -280,6 +293,7 @@ async def join_table(request: Request, code: str) -> Response:
     table = await service.get(code)
     if my_seat(request, table) is not None:
         return see_other(f"/t/{code}")
+    await seating.check_entry(request, table, form.get("cle"))
     seat = chosen_place(form)
     player = session_of(request).player
     seat, token = await service.join(table, seat, form.get("pseudo", ""), player)
@@ -344,7 +358,7 @@ async def replace(request: Request, code: str) -> Response:
         raise TableError("Place invalide.") from error
     if not 0 <= target < len(table.seats) or target == seat:
         raise TableError("Place invalide.")
-    await service.replace_with_bot(table, target, "décision de l'hôte")
+    await service.exclude(table, target)  # a bot for good: the person does not come back
     return see_other(f"/t/{code}")
 
 
@@ -373,6 +387,7 @@ async def ladder(request: Request, name: str) -> Response:
     game = games.get(name)
     standings = await service_of(request).store.ladder(name, 100)
     me = session_of(request).player
+    profiles = await accounts_of(request).pseudos_of([s.player for s in standings if not s.is_bot])
     rows = [
         {
             "rank": index + 1,
@@ -383,6 +398,7 @@ async def ladder(request: Request, name: str) -> Response:
             "games": s.games,
             "wins": s.wins,
             "me": s.player == me,
+            "profile": profiles.get(s.player),  # an account's pseudonym: a link to it
         }
         for index, s in enumerate(standings)
     ]
@@ -409,6 +425,7 @@ async def load_record(request: Request, record_id: int) -> Record:
 @router.get("/parties/{record_id}/etapes.json")
 async def replay_steps_json(request: Request, record_id: int, place: int) -> JSONResponse:
     """Every step of a finished game seen from seat `place`."""
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     if not 0 <= place < record.players or record.game not in games.names():
         raise TableError("Place invalide.", 404)
@@ -423,12 +440,14 @@ async def replay_steps_json(request: Request, record_id: int, place: int) -> JSO
 
 @router.get("/parties/{record_id}.json")
 async def replay_json(request: Request, record_id: int) -> JSONResponse:
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     return JSONResponse(record.to_json())
 
 
 @router.get("/parties/{record_id}", response_class=HTMLResponse)
 async def replay_page(request: Request, record_id: int) -> Response:
+    await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     if record.game not in games.names():
         raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)

@@ -27,7 +27,8 @@ LIMITED_POSTS = (
     (re.compile(r"^/tables$"), "create"),
     (re.compile(r"^/apprendre/[^/]+$"), "create"),  # a guided game is a new table too
     (re.compile(r"^/t/[^/]+/rejouer$"), "create"),
-    (re.compile(r"^/t/[^/]+/(rejoindre|ajouter)$"), "join"),
+    (re.compile(r"^/jouer-maintenant$"), "create"),  # may open a table
+    (re.compile(r"^/t/[^/]+/(rejoindre|ajouter|reprendre)$"), "join"),
 )
 
 
@@ -48,6 +49,7 @@ class Limits:
             "create": _parse("CHOUX_LIMIT_CREATE", settings.limit_create),
             "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
             "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
+            "login": _parse("CHOUX_LIMIT_LOGIN", settings.limit_login),
         }
 
     async def allow(self, kind: str, client: str) -> bool:

@@ -28,6 +28,12 @@ class Session:
     seats: dict[str, list[Any]] = field(default_factory=dict)  # code -> [seat, token]
     #: shared screen: other seats played from this device, code -> [[seat, token], ...]
     shared: dict[str, list[Any]] = field(default_factory=dict)
+    #: an account session's token (checked against the store on each request) and the
+    #: account's pseudonym once checked; both empty for a guest
+    auth: str = ""
+    account: str = ""
+    #: private tables whose invite secret this visitor showed (codes, newest last)
+    invited: list[str] = field(default_factory=list)
     dirty: bool = False
 
     def seat_at(self, code: str) -> tuple[int, str] | None:
@@ -70,9 +76,30 @@ class Session:
             self.shared.pop(next(iter(self.shared)))
         self.dirty = True
 
+    def remember_invite(self, code: str) -> None:
+        if code not in self.invited:
+            self.invited = [*self.invited, code][-MAX_SEATS:]
+            self.dirty = True
+
+    def become(self, player: str, auth: str = "", account: str = "") -> None:
+        """Switch identity (log-in, log-out): the seats of the old one are forgotten."""
+        if player != self.player:
+            self.seats, self.shared = {}, {}
+        self.player, self.auth, self.account = player, auth, account
+        if account:
+            self.name = account
+        self.dirty = True
+
     def check_csrf(self, value: object) -> bool:
         # bytes: compare_digest refuses str with non-ASCII characters (a forged token)
         return isinstance(value, str) and hmac.compare_digest(value.encode(), self.csrf.encode())
+
+
+def codes(value: object) -> list[str]:
+    """A cookie's list of table codes, whatever it holds."""
+    if not isinstance(value, list):
+        return []
+    return [c for c in value if isinstance(c, str) and len(c) <= 16][-MAX_SEATS:]
 
 
 class Sessions:
@@ -100,6 +127,8 @@ class Sessions:
                     name=str(data.get("name", ""))[:40],
                     seats=seats if isinstance(seats, dict) else {},
                     shared=shared if isinstance(shared, dict) else {},
+                    auth=str(data.get("auth", ""))[:64],
+                    invited=codes(data.get("invited")),
                 )
         return Session(dirty=True)
 
@@ -114,6 +143,8 @@ class Sessions:
                 "name": session.name,
                 "seats": session.seats,
                 "shared": session.shared,
+                "auth": session.auth,
+                "invited": session.invited,
             }
         )
         response.set_cookie(

@@ -24,10 +24,13 @@ from starlette.websockets import WebSocketDisconnected
 
 from choux.engine.base import IllegalAction
 from choux.play.errors import TableError
+from choux.play.seating import identity_seat
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber
+from choux.web.accounts import attach
 from choux.web.ratelimits import Limits, client_key
+from choux.web.seating import may_watch
 from choux.web.session import Sessions
 
 router = APIRouter()
@@ -104,11 +107,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=1011, reason="serveur indisponible")
         return
     session = sessions.load(websocket)
+    await attach(websocket, session)  # an account session revoked elsewhere: a guest
     entry = session.seat_at(code)
     seat = table.seat_for_token(*entry) if entry is not None else None
     wanted = websocket.query_params.get("seat")
     if wanted is not None:  # shared screen: one socket per other seat played on this device
         seat = shared_seat(table, session.shared_at(code), wanted)
+    elif seat is None:  # the same person on another device (an account), or token evicted
+        seat = identity_seat(table, session.player)
+    if seat is None and table.row.private and not may_watch(table, session):
+        await websocket.close(code=4403, reason="table privée")
+        return
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)

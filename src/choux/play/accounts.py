@@ -1,0 +1,248 @@
+"""Optional accounts: a pseudonym and a password that own a guest identity.
+
+Creating an account keeps the guest's identity id (`player`): its seats, records and
+ratings stay its own. Passwords are hashed with argon2id (pwdlib) and never logged; a
+log-in makes a server-side session whose random token only the visitor's cookie holds
+(the store keeps its SHA-256), so one account may be logged in on several devices and
+all of them can be logged out at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from pwdlib import PasswordHash
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from choux.play.errors import TableError
+from choux.play.store import Store, account_sessions_t, accounts_t
+
+MIN_PSEUDO, MAX_PSEUDO = 3, 24
+MIN_PASSWORD, MAX_PASSWORD = 10, 128
+#: a session lasts as long as the cookie that carries it
+SESSION_DAYS = 60
+PSEUDO_CHARS = re.compile(r"^[^\W_][\w.\-]*$")
+
+#: the one answer to a failed log-in, whether the pseudonym exists or not
+BAD_LOGIN = "Pseudonyme ou mot de passe incorrect."
+
+hasher = PasswordHash.recommended()  # argon2id
+#: verified against when the pseudonym is unknown, so both failures take as long
+_DUMMY_HASH = hasher.hash(secrets.token_urlsafe(16))
+
+
+class AccountError(TableError):
+    """A refused account request (French message)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    pseudo: str
+    player: str
+
+
+def clean_pseudo(raw: object) -> str:
+    """An account pseudonym: 3 to 24 letters, digits, dots, dashes or underscores."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise AccountError("Choisissez un pseudonyme.")
+    pseudo = unicodedata.normalize("NFC", raw.strip())
+    if "<" in pseudo or ">" in pseudo or "&" in pseudo:
+        raise AccountError("Le HTML n'est pas permis dans un pseudonyme.")
+    if len(pseudo) > MAX_PSEUDO:
+        raise AccountError(f"Pseudonyme trop long ({MAX_PSEUDO} caractères au plus).")
+    if len(pseudo) < MIN_PSEUDO:
+        raise AccountError(f"Pseudonyme trop court ({MIN_PSEUDO} caractères au moins).")
+    if not PSEUDO_CHARS.match(pseudo):
+        raise AccountError(
+            "Un pseudonyme de compte commence par une lettre ou un chiffre, puis lettres, "
+            "chiffres, points, tirets ou soulignés (pas d'espace)."
+        )
+    return pseudo
+
+
+def pseudo_key(pseudo: str) -> str:
+    """What makes two pseudonyms the same one (« Ana » and « ana »)."""
+    return pseudo.casefold()[:MAX_PSEUDO]
+
+
+def check_password(raw: object) -> str:
+    if not isinstance(raw, str) or len(raw) < MIN_PASSWORD:
+        raise AccountError(f"Mot de passe trop court ({MIN_PASSWORD} caractères au moins).")
+    if len(raw) > MAX_PASSWORD:
+        raise AccountError(f"Mot de passe trop long ({MAX_PASSWORD} caractères au plus).")
+    return raw
+
+
+def hash_session(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Accounts:
+    """Accounts and their sessions in the store (argon2 work runs in a thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def create(self, pseudo: object, password: object, player: str) -> Account:
+        """An account owning identity `player` (the guest's own), refused if the pseudonym
+        or the identity is taken."""
+        clean = clean_pseudo(pseudo)
+        secret = check_password(password)
+        if await self.by_player(player) is not None:
+            raise AccountError("Cette identité a déjà un compte : connectez-vous.", "conflict")
+        if await self.by_pseudo(clean) is not None:
+            raise AccountError("Ce pseudonyme est déjà pris : choisissez-en un autre.", "conflict")
+        hashed = await asyncio.to_thread(hasher.hash, secret)
+        try:
+            async with self.store.db.begin() as conn:
+                result = await conn.execute(
+                    insert(accounts_t).values(
+                        pseudo=clean,
+                        pseudo_key=pseudo_key(clean),
+                        player=player,
+                        password_hash=hashed,
+                        created_at=_now(),
+                    )
+                )
+        except IntegrityError as error:  # taken between the check and the insert
+            raise AccountError(
+                "Ce pseudonyme est déjà pris : choisissez-en un autre.", "conflict"
+            ) from error
+        key = result.inserted_primary_key
+        assert key is not None
+        return Account(int(key[0]), clean, player)
+
+    async def by_pseudo(self, pseudo: str) -> Account | None:
+        async with self.store.db.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts_t).where(accounts_t.c.pseudo_key == pseudo_key(pseudo))
+                )
+            ).first()
+        return None if row is None else Account(row.id, row.pseudo, row.player)
+
+    async def by_player(self, player: str) -> Account | None:
+        async with self.store.db.connect() as conn:
+            row = (
+                await conn.execute(select(accounts_t).where(accounts_t.c.player == player))
+            ).first()
+        return None if row is None else Account(row.id, row.pseudo, row.player)
+
+    async def pseudos_of(self, players: list[str]) -> dict[str, str]:
+        """The account pseudonym of each identity that has one."""
+        if not players:
+            return {}
+        async with self.store.db.connect() as conn:
+            rows = await conn.execute(
+                select(accounts_t.c.player, accounts_t.c.pseudo).where(
+                    accounts_t.c.player.in_(players)
+                )
+            )
+            return {r.player: r.pseudo for r in rows}
+
+    async def authenticate(self, pseudo: object, password: object) -> Account:
+        """The account if the password is right; one message and one cost otherwise."""
+        found = None
+        stored = _DUMMY_HASH
+        if isinstance(pseudo, str) and 0 < len(pseudo.strip()) <= MAX_PSEUDO:
+            async with self.store.db.connect() as conn:
+                row = (
+                    await conn.execute(
+                        select(accounts_t).where(
+                            accounts_t.c.pseudo_key == pseudo_key(pseudo.strip())
+                        )
+                    )
+                ).first()
+            if row is not None:
+                found, stored = Account(row.id, row.pseudo, row.player), row.password_hash
+        given = password if isinstance(password, str) and len(password) <= MAX_PASSWORD else ""
+        valid = await asyncio.to_thread(hasher.verify, given, stored)
+        if found is None or not valid:
+            raise AccountError(BAD_LOGIN, "forbidden")
+        return found
+
+    async def change_password(self, account: Account, old: object, new: object) -> None:
+        """A new password (the old one asked again); other devices are logged out."""
+        secret = check_password(new)
+        async with self.store.db.connect() as conn:
+            stored = (
+                await conn.execute(
+                    select(accounts_t.c.password_hash).where(accounts_t.c.id == account.id)
+                )
+            ).scalar_one()
+        given = old if isinstance(old, str) and len(old) <= MAX_PASSWORD else ""
+        if not await asyncio.to_thread(hasher.verify, given, stored):
+            raise AccountError("Le mot de passe actuel n'est pas le bon.", "forbidden")
+        hashed = await asyncio.to_thread(hasher.hash, secret)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
+            )
+
+    # ------------------------------------------------------------------ sessions
+
+    async def open_session(self, account: Account) -> str:
+        """A new session of `account`; returns its token (for the cookie only)."""
+        token = secrets.token_urlsafe(32)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                insert(account_sessions_t).values(
+                    token_hash=hash_session(token), account_id=account.id, created_at=_now()
+                )
+            )
+        return token
+
+    async def session_account(self, token: str) -> Account | None:
+        """The account of a live session token, None if unknown, expired or logged out."""
+        if not 20 <= len(token) <= 64:
+            return None
+        since = _now() - timedelta(days=SESSION_DAYS)
+        async with self.store.db.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts_t.c.id, accounts_t.c.pseudo, accounts_t.c.player)
+                    .join(account_sessions_t, account_sessions_t.c.account_id == accounts_t.c.id)
+                    .where(
+                        account_sessions_t.c.token_hash == hash_session(token),
+                        account_sessions_t.c.created_at > since,
+                    )
+                )
+            ).first()
+        return None if row is None else Account(row.id, row.pseudo, row.player)
+
+    async def close_session(self, token: str) -> None:
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                delete(account_sessions_t).where(
+                    account_sessions_t.c.token_hash == hash_session(token)
+                )
+            )
+
+    async def close_all_sessions(self, account: Account, keep: str | None = None) -> None:
+        """Log `account` out everywhere (except the session `keep`, if given)."""
+        query = delete(account_sessions_t).where(account_sessions_t.c.account_id == account.id)
+        if keep is not None:
+            query = query.where(account_sessions_t.c.token_hash != hash_session(keep))
+        async with self.store.db.begin() as conn:
+            await conn.execute(query)
+
+    async def session_count(self, account: Account) -> int:
+        async with self.store.db.connect() as conn:
+            count = await conn.execute(
+                select(func.count())
+                .select_from(account_sessions_t)
+                .where(account_sessions_t.c.account_id == account.id)
+            )
+            return int(count.scalar_one())

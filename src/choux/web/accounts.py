@@ -1,0 +1,218 @@
+"""Account pages: create an account from the guest identity, log in and out, change the
+password; and `attach`, which checks the cookie's account session on every request.
+
+Passwords are read from the form and handed to `play.accounts` only: never echoed back in
+a page, never logged.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.requests import HTTPConnection
+
+from choux.play.accounts import Account, AccountError, Accounts
+from choux.play.errors import TableError
+from choux.web.errors import status_of
+from choux.web.ratelimits import Limits, client_key
+from choux.web.session import Session
+from choux.web.templating import render
+
+router = APIRouter()
+
+TOO_MANY_LOGINS = "Trop de tentatives de connexion : patientez quelques minutes avant de réessayer."
+
+
+def accounts_of(request: HTTPConnection) -> Accounts:
+    """The accounts of this app's store (made on first use)."""
+    state = request.app.state
+    accounts: Accounts | None = getattr(state, "accounts", None)
+    if accounts is None or accounts.store is not state.store:
+        accounts = state.accounts = Accounts(state.store)
+    return accounts
+
+
+def session_of(request: Request) -> Session:
+    session: Session = request.state.session
+    return session
+
+
+async def attach(request: HTTPConnection, session: Session) -> None:
+    """Make the cookie's account session count: its identity becomes the visitor's. A
+    session unknown to the store (logged out elsewhere, expired, made up) turns the
+    device back into a fresh guest."""
+    if not session.auth:
+        return
+    account = await accounts_of(request).session_account(session.auth)
+    if account is None:
+        session.become(secrets.token_urlsafe(12))
+        session.name = ""
+        return
+    session.account = account.pseudo
+    if session.player != account.player:
+        session.become(account.player, session.auth, account.pseudo)
+
+
+async def current_account(request: Request) -> Account | None:
+    session = session_of(request)
+    if not session.account:
+        return None
+    return await accounts_of(request).by_player(session.player)
+
+
+async def checked_form(request: Request) -> dict[str, str]:
+    form = await request.form()
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    if not session_of(request).check_csrf(data.get("csrf")):
+        raise TableError(
+            "Le formulaire a expiré ou ne vient pas de ce site : rechargez la page.", 403
+        )
+    return data
+
+
+# ---------------------------------------------------------------------- creating an account
+
+
+@router.get("/compte/creer", response_class=HTMLResponse)
+async def signup_page(request: Request) -> Response:
+    if session_of(request).account:
+        return RedirectResponse("/compte", status_code=303)
+    return render(request, "account_create.html", {"pseudo": session_of(request).name})
+
+
+@router.post("/compte/creer")
+async def signup(request: Request) -> Response:
+    form = await checked_form(request)
+    session = session_of(request)
+    if session.account:
+        return RedirectResponse("/compte", status_code=303)
+    pseudo = form.get("pseudo", "")
+    accounts = accounts_of(request)
+    try:
+        if form.get("mot_de_passe", "") != form.get("confirmation", ""):
+            raise AccountError("Les deux mots de passe ne sont pas identiques.")
+        if not await request.app.state.limits.allow("create", client_key(request)):
+            raise AccountError("Trop de demandes : patientez un peu avant de réessayer.", "busy")
+        account = await accounts.create(pseudo, form.get("mot_de_passe"), session.player)
+    except AccountError as error:
+        shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
+        return render(
+            request,
+            "account_create.html",
+            {"pseudo": shown, "error": error.message},
+            status_of(error),
+        )
+    token = await accounts.open_session(account)
+    session.become(account.player, token, account.pseudo)
+    return RedirectResponse("/compte?bienvenue=1", status_code=303)
+
+
+# ---------------------------------------------------------------------- logging in and out
+
+
+@router.get("/connexion", response_class=HTMLResponse)
+async def login_page(request: Request) -> Response:
+    if session_of(request).account:
+        return RedirectResponse("/mes-parties", status_code=303)
+    return render(request, "account_login.html", {"pseudo": ""})
+
+
+@router.post("/connexion")
+async def login(request: Request) -> Response:
+    form = await checked_form(request)
+    pseudo = form.get("pseudo", "")
+    limits: Limits = request.app.state.limits
+    allowed = await limits.allow("login", client_key(request))
+    if allowed and pseudo.strip():
+        allowed = await limits.allow("login", "pseudo:" + pseudo.strip().casefold()[:24])
+    if not allowed:
+        return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
+    accounts = accounts_of(request)
+    try:
+        account = await accounts.authenticate(pseudo, form.get("mot_de_passe"))
+    except AccountError as error:
+        shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
+        return render(request, "account_login.html", {"pseudo": shown, "error": error.message}, 403)
+    token = await accounts.open_session(account)
+    session_of(request).become(account.player, token, account.pseudo)
+    return RedirectResponse("/mes-parties", status_code=303)
+
+
+@router.post("/deconnexion")
+async def logout(request: Request) -> Response:
+    await checked_form(request)
+    session = session_of(request)
+    if session.auth:
+        await accounts_of(request).close_session(session.auth)
+    session.become(secrets.token_urlsafe(12))
+    session.name = ""
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/deconnexion-partout")
+async def logout_everywhere(request: Request) -> Response:
+    await checked_form(request)
+    account = await current_account(request)
+    if account is not None:
+        await accounts_of(request).close_all_sessions(account)
+    session = session_of(request)
+    session.become(secrets.token_urlsafe(12))
+    session.name = ""
+    return RedirectResponse("/connexion", status_code=303)
+
+
+# ---------------------------------------------------------------------- the account page
+
+
+@router.get("/compte", response_class=HTMLResponse)
+async def account_page(request: Request, bienvenue: int = 0) -> Response:
+    account = await current_account(request)
+    if account is None:
+        return RedirectResponse("/connexion", status_code=303)
+    return await _account_page(request, account, welcome=bool(bienvenue))
+
+
+async def _account_page(
+    request: Request,
+    account: Account,
+    status: int = 200,
+    welcome: bool = False,
+    error: str = "",
+    done: str = "",
+) -> Response:
+    devices = await accounts_of(request).session_count(account)
+    return render(
+        request,
+        "account.html",
+        {
+            "account": account,
+            "devices": devices,
+            "welcome": welcome,
+            "error": error,
+            "done": done,
+        },
+        status,
+    )
+
+
+@router.post("/compte/mot-de-passe")
+async def change_password(request: Request) -> Response:
+    form = await checked_form(request)
+    account = await current_account(request)
+    if account is None:
+        return RedirectResponse("/connexion", status_code=303)
+    accounts = accounts_of(request)
+    try:
+        if form.get("nouveau", "") != form.get("confirmation", ""):
+            raise AccountError("Les deux nouveaux mots de passe ne sont pas identiques.")
+        if not await request.app.state.limits.allow("login", client_key(request)):
+            raise AccountError(TOO_MANY_LOGINS, "busy")
+        await accounts.change_password(account, form.get("actuel"), form.get("nouveau"))
+    except AccountError as error:
+        return await _account_page(request, account, status_of(error), error=error.message)
+    await accounts.close_all_sessions(account, keep=session_of(request).auth)
+    return await _account_page(
+        request, account, done="Mot de passe changé : vos autres appareils sont déconnectés."
+    )

@@ -1,0 +1,188 @@
+"""A person's pages: « Mes parties » (their tables, the ones waiting for them on top) and
+public profiles of accounts, with the follow button."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from choux import games
+from choux.play.errors import TableError
+from choux.play.players import MyTable, follow, followed_by, standings_of, tables_of, unfollow
+from choux.play.service import TableService
+from choux.play.tables import STATUS_LABELS
+from choux.web.accounts import accounts_of, checked_form, session_of
+from choux.web.catalog import catalog
+from choux.web.seating import QUICK_WAIT_LABELS
+from choux.web.templating import render
+
+router = APIRouter()
+
+#: ongoing tables looked at live (to know whose turn it is) on one « Mes parties » page
+MAX_ONGOING = 20
+
+
+def title_of(name: str) -> str:
+    return games.get(name).title if name in games.names() else name
+
+
+def result_label(table: MyTable) -> str:
+    rank = table.rank
+    if table.record_id is None or rank is None:
+        return "terminée"
+    if rank == 1:
+        return "victoire"
+    return f"{rank}e place"
+
+
+async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | None:
+    """An open or live table as « Mes parties » shows it, from its live state."""
+    try:
+        table = await service.get(mine.code)
+    except TableError:
+        return None
+    if table.status == "over":
+        return None
+    seat = table.seats[mine.seat]
+    my_turn = table.status == "live" and seat.kind == "human" and mine.seat in table.state.actors()
+    return {
+        "code": table.code,
+        "title": table.game.title,
+        "names": table.names(),
+        "status": table.status,
+        "label": "à vous de jouer"
+        if my_turn
+        else ("un robot joue pour vous" if seat.kind == "bot" else STATUS_LABELS[table.status]),
+        "my_turn": my_turn,
+        "replaced": seat.kind == "bot",
+    }
+
+
+@router.get("/mes-parties", response_class=HTMLResponse)
+async def my_games(request: Request) -> Response:
+    service: TableService = request.app.state.service
+    session = session_of(request)
+    mine = await tables_of(service.store, session.player)
+    ongoing = []
+    for table in [t for t in mine if t.status in ("open", "live")][:MAX_ONGOING]:
+        row = await ongoing_row(service, table)
+        if row is not None:
+            ongoing.append(row)
+    ongoing.sort(key=lambda r: not r["my_turn"])  # stable: most recent first otherwise
+    finished = [
+        {
+            "code": t.code,
+            "title": title_of(t.game),
+            "names": t.names,
+            "record_id": t.record_id,
+            "result": result_label(t),
+            "won": t.won,
+        }
+        for t in mine
+        if t.status == "over" and t.record_id is not None
+    ]
+    followed = await followed_by(service.store, session.player)
+    pseudos = await accounts_of(request).pseudos_of(sorted(followed))
+    return render(
+        request,
+        "my_games.html",
+        {
+            "ongoing": ongoing,
+            "finished": finished,
+            "account": session.account,
+            "followed": sorted(pseudos.values(), key=str.casefold),
+        },
+    )
+
+
+@router.get("/joueur/{pseudo}", response_class=HTMLResponse)
+async def profile(request: Request, pseudo: str) -> Response:
+    account = await accounts_of(request).by_pseudo(pseudo) if len(pseudo) <= 24 else None
+    if account is None:
+        raise TableError("Aucun joueur ne porte ce pseudonyme.", "not_found")
+    service: TableService = request.app.state.service
+    standings = await standings_of(service.store, account.player)
+    mine = await tables_of(service.store, account.player)
+    over = [t for t in mine if t.status == "over" and t.record_id is not None]
+    stats = []
+    for info in catalog():
+        standing = standings.get(info.name)
+        played = [t for t in over if t.game == info.name]
+        if standing is None and not played:
+            continue
+        stats.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "score": standing.score if standing else None,
+                "games": standing.games if standing else len(played),
+                "wins": standing.wins if standing else sum(t.won for t in played),
+            }
+        )
+    recent = [
+        {
+            "title": title_of(t.game),
+            "names": t.names,
+            "record_id": t.record_id,
+            "result": result_label(t),
+            "won": t.won,
+        }
+        for t in over[:10]
+    ]
+    viewer = session_of(request).player
+    return render(
+        request,
+        "profile.html",
+        {
+            "account": account,
+            "stats": stats,
+            "recent": recent,
+            "me": viewer == account.player,
+            "following": account.player in await followed_by(service.store, viewer),
+        },
+    )
+
+
+@router.post("/joueur/{pseudo}/suivre")
+async def toggle_follow(request: Request, pseudo: str) -> Response:
+    form = await checked_form(request)
+    account = await accounts_of(request).by_pseudo(pseudo) if len(pseudo) <= 24 else None
+    if account is None:
+        raise TableError("Aucun joueur ne porte ce pseudonyme.", "not_found")
+    store = request.app.state.service.store
+    viewer = session_of(request).player
+    if form.get("suivre") == "non":
+        await unfollow(store, viewer, account.player)
+    else:
+        await follow(store, viewer, account.player)
+    return RedirectResponse("/joueur/" + quote(account.pseudo), status_code=303)
+
+
+async def lobby_context(request: Request) -> dict[str, Any]:
+    """What the lobby adds for this visitor: the public tables of the people they follow,
+    and the quick-play form."""
+    service: TableService = request.app.state.service
+    followed = await followed_by(service.store, session_of(request).player)
+    friends = []
+    if followed:
+        for table in service.listed():
+            people = [s.name for s in table.seats if s.player in followed and s.kind == "human"]
+            if people:
+                friends.append(
+                    {
+                        "code": table.code,
+                        "title": table.game.title,
+                        "people": people,
+                        "status": table.status,
+                        "free": len(table.open_seats()),
+                        "status_label": STATUS_LABELS[table.status],
+                    }
+                )
+    return {
+        "friends": friends[:20],
+        "quick_games": [info for info in catalog() if info.available],
+        "quick_waits": list(QUICK_WAIT_LABELS.items()),
+    }

@@ -1,0 +1,203 @@
+"""Who may enter a table and sit where, beyond the first join: private tables (the invite
+link carries a secret), seats that come back to their identity, the host removing someone
+before the start, and « Jouer maintenant » (quick play).
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from choux import games
+from choux.play.errors import TableError
+from choux.play.players import record_table
+from choux.play.seating import identity_seat, own_seat, sat_here
+from choux.play.service import SeatSpec, TableService
+from choux.play.tables import LiveTable
+from choux.web.accounts import checked_form, session_of
+from choux.web.ratelimits import client_key
+from choux.web.session import Session
+
+router = APIRouter()
+
+PRIVATE = "Cette table est privée : il faut le lien d'invitation complet pour y entrer."
+#: the waits quick play offers before bots fill the empty seats (seconds)
+QUICK_WAIT_LABELS = {
+    5: "5 secondes",
+    15: "15 secondes",
+    30: "30 secondes",
+    60: "1 minute",
+    120: "2 minutes",
+}
+QUICK_WAITS = tuple(QUICK_WAIT_LABELS)
+
+
+def service_of(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def invite_link(request: Request, table: LiveTable) -> str:
+    """The link to send to friends (with the secret for a private table)."""
+    link = str(request.url_for("table_page", code=table.code))
+    if table.row.private and table.row.secret:
+        link += f"?cle={table.row.secret}"
+    return link
+
+
+async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool:
+    """A private table admits its seated people (by token or identity), who brings its
+    secret (remembered in the cookie), and who sat at the table it is a rematch of."""
+    if not table.row.private:
+        return True
+    session = session_of(request)
+    entry = session.seat_at(table.code)
+    if entry is not None and table.seat_for_token(*entry) is not None:
+        return True
+    if sat_here(table, session.player):
+        return True
+    secret = table.row.secret or ""
+    if key is not None and secret and hmac.compare_digest(key.encode(), secret.encode()):
+        session.remember_invite(table.code)
+        return True
+    if table.code in session.invited:
+        return True
+    previous = table.row.prev_code
+    old = session.seat_at(previous) if previous else None
+    if previous and old is not None:
+        try:
+            before = await service_of(request).get(previous)
+        except TableError:
+            return False
+        if before.seat_for_token(*old) is not None:
+            session.remember_invite(table.code)
+            return True
+    return False
+
+
+async def check_replay(request: Request, record_id: int) -> None:
+    """A private table's finished game replays only for its people and its invitees."""
+    found = await record_table(service_of(request).store, record_id)
+    if found is None or not found[1]:
+        return  # public, or unknown (the replay route says so)
+    code, _, players = found
+    session = session_of(request)
+    if session.player in players or code in session.invited:
+        return
+    raise TableError(
+        "Cette partie s'est jouée à une table privée : seuls ses joueurs la revoient.", "forbidden"
+    )
+
+
+def may_watch(table: LiveTable, session: Session) -> bool:
+    """A socket without a seat at a private table: only for who entered its page."""
+    return table.code in session.invited or sat_here(table, session.player)
+
+
+async def check_entry(request: Request, table: LiveTable, key: str | None = None) -> None:
+    if not await may_enter(request, table, key):
+        raise TableError(PRIVATE, "forbidden")
+
+
+async def arrive(request: Request, table: LiveTable, seat: int | None) -> int | None:
+    """Opening a table: refused at a private table without its secret; a person whose
+    seat a bot took gets it back (a person's own seat is theirs on every device)."""
+    await check_entry(request, table, request.query_params.get("cle"))
+    if seat is not None or table.status == "over":
+        return seat
+    session = session_of(request)
+    mine = own_seat(table, session.player)
+    if mine is None or table.seats[mine].kind == "human":
+        return mine
+    token = await service_of(request).return_to_seat(table, mine, session.player)
+    session.remember(table.code, mine, token, table.seats[mine].name)
+    return mine
+
+
+def my_seat(request: Request, table: LiveTable) -> int | None:
+    """The visitor's seat: by the seat token in their cookie, or by their identity (a
+    seat taken on another device of the same account)."""
+    session = session_of(request)
+    entry = session.seat_at(table.code)
+    seat = None if entry is None else table.seat_for_token(*entry)
+    return seat if seat is not None else identity_seat(table, session.player)
+
+
+def place_of(form: dict[str, str]) -> int:
+    try:
+        return int(form.get("place", ""))
+    except ValueError as error:
+        raise TableError("Place invalide.") from error
+
+
+@router.post("/t/{code}/reprendre")
+async def take_back(request: Request, code: str) -> Response:
+    """Take back one's seat (from the bot standing in, or from another device)."""
+    form = await checked_form(request)
+    table = await service_of(request).get(code)
+    seat = place_of(form)
+    session = session_of(request)
+    token = await service_of(request).return_to_seat(table, seat, session.player)
+    session.remember(code, seat, token, table.seats[seat].name)
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
+@router.post("/t/{code}/retirer")
+async def remove_person(request: Request, code: str) -> Response:
+    """The host frees a seat taken by mistake (before the game starts)."""
+    form = await checked_form(request)
+    table = await service_of(request).get(code)
+    host = my_seat(request, table)
+    if host is None:
+        raise TableError("Seul l'hôte de la table peut retirer un joueur.", "forbidden")
+    await service_of(request).unseat(table, host, place_of(form))
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
+@router.post("/jouer-maintenant")
+async def quick_play(request: Request) -> Response:
+    """Join the oldest public table of the game waiting for players, or open one whose
+    empty seats bots fill after the chosen wait."""
+    form = await checked_form(request)
+    name = form.get("jeu", "")
+    if name not in games.names():
+        raise TableError("Ce jeu n'est pas disponible.", "not_found")
+    try:
+        wait = int(form.get("attente", "30"))
+    except ValueError as error:
+        raise TableError("Attente impossible.") from error
+    if wait not in QUICK_WAITS:
+        raise TableError("Attente impossible.")
+    service = service_of(request)
+    session = session_of(request)
+    pseudo = form.get("pseudo", "") or session.account or session.name
+    if not await request.app.state.limits.allow("join", client_key(request)):
+        raise TableError("Trop de demandes : patientez un peu avant de réessayer.", "busy")
+    for waiting in await service.waiting_public(name, session.player):
+        try:
+            seat, token = await service.join(waiting, None, pseudo, session.player)
+        except TableError as error:
+            if error.kind == "conflict":  # full meanwhile, or the pseudonym taken there
+                continue
+            raise
+        session.remember(waiting.code, seat, token, waiting.seats[seat].name)
+        return RedirectResponse(f"/t/{waiting.code}", status_code=303)
+    game = games.get(name)
+    players = game.min_players
+    table, host_token = await service.create(
+        name,
+        players,
+        {},
+        [SeatSpec("human")] * players,
+        0,
+        pseudo,
+        creator_player=session.player,
+        client=client_key(request),
+    )
+    assert host_token is not None
+    host = next(s for s in table.seats if s.host)
+    session.remember(table.code, host.seat, host_token, host.name)
+    await service.fill_later(table, wait)
+    return RedirectResponse(f"/t/{table.code}", status_code=303)

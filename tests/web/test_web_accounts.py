@@ -1,0 +1,309 @@
+"""Optional accounts: a guest becomes an account keeping its identity (games, ratings),
+logs in on other devices, logs out everywhere; bad input gets French refusals and changes
+nothing; passwords never reach the logs."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from datetime import UTC, datetime
+
+import pytest
+from alembic import command
+from itsdangerous import URLSafeSerializer
+from sqlalchemy import create_engine, select, text
+from test_web_migrations import alembic_config
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    db_url_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
+from webhelpers import client, create_table, csrf_of, other, play_to_end, receive_state
+
+from choux.play import accounts as accounts_module
+from choux.play.store import accounts_t, migrate, seats_t, sync_url, tables_t
+from choux.web.session import COOKIE
+
+PASSWORD = "une phrase assez longue"
+
+
+def text_of(response: object) -> str:
+    return html.unescape(response.text)  # type: ignore[attr-defined]
+
+
+def signup(c: object, pseudo: str, password: str = PASSWORD, again: str | None = None) -> object:
+    page = c.get("/compte/creer")  # type: ignore[attr-defined]
+    data = {
+        "csrf": csrf_of(page.text),
+        "pseudo": pseudo,
+        "mot_de_passe": password,
+        "confirmation": password if again is None else again,
+    }
+    return c.post("/compte/creer", data=data, follow_redirects=False)  # type: ignore[attr-defined]
+
+
+def login(c: object, pseudo: str, password: str = PASSWORD) -> object:
+    page = c.get("/connexion")  # type: ignore[attr-defined]
+    data = {"csrf": csrf_of(page.text), "pseudo": pseudo, "mot_de_passe": password}
+    return c.post("/connexion", data=data, follow_redirects=False)  # type: ignore[attr-defined]
+
+
+def post(c: object, url: str, **data: str) -> object:
+    page = c.get("/mes-parties")  # type: ignore[attr-defined]
+    return c.post(  # type: ignore[attr-defined]
+        url, data={"csrf": csrf_of(page.text), **data}, follow_redirects=False
+    )
+
+
+def account_count(c: object) -> int:
+    store = c.app.state.service.store  # type: ignore[attr-defined]
+
+    async def count() -> int:
+        async with store.db.connect() as conn:
+            return len((await conn.execute(select(accounts_t))).all())
+
+    return int(c.portal.call(count))  # type: ignore[attr-defined]
+
+
+def test_an_account_keeps_the_guest_games_and_rating(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "bot:random"], "Alice")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        ladder = c.get(f"/classement/{course}").text
+        assert 'class="me"' in ladder
+        response = signup(c, "Alice")
+        assert response.status_code == 303 and response.headers["location"].startswith("/compte")
+        assert "Connecté·e en tant que" in text_of(c.get("/compte"))
+        # the same identity: the ladder still marks Alice's row as this visitor's
+        assert 'class="me"' in c.get(f"/classement/{course}").text
+        mine = text_of(c.get("/mes-parties"))
+        assert f"/parties/{final['record_id']}" in mine
+        # on a second device, logging in shows the same games and the same ladder row
+        phone = other(c)
+        assert f"/parties/{final['record_id']}" not in phone.get("/mes-parties").text
+        assert login(phone, "alice").status_code == 303  # pseudonyms ignore case
+        assert f"/parties/{final['record_id']}" in phone.get("/mes-parties").text
+        assert 'class="me"' in phone.get(f"/classement/{course}").text
+        assert 'href="/joueur/Alice"' in phone.get(f"/classement/{course}").text  # a profile
+        profile = text_of(phone.get("/joueur/Alice"))
+        rank = final["result"]["ranks"][0]
+        assert f'data-game="{course}"' in profile and "Parties récentes" in profile
+        assert ("victoire" if rank == 1 else f"{rank}e place") in profile
+
+
+@pytest.mark.parametrize(
+    ("pseudo", "message"),
+    [
+        ("<b>Ana</b>", "Le HTML n'est pas permis"),
+        ("a" * 500, "Pseudonyme trop long"),
+        ("A", "Pseudonyme trop court"),
+        ("Ana Lise", "pas d'espace"),
+    ],
+)
+def test_a_bad_pseudonym_is_refused_in_french(sqlite_url: str, pseudo: str, message: str) -> None:
+    with client(sqlite_url) as c:
+        response = signup(c, pseudo)
+        assert response.status_code == 400
+        assert message in text_of(response)
+        assert "<b>Ana" not in response.text  # nothing echoed as HTML
+        assert account_count(c) == 0
+
+
+def test_a_taken_pseudonym_and_short_or_mismatched_passwords_are_refused(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        other_visitor = other(c)
+        taken = signup(other_visitor, "GERMAINE")
+        assert taken.status_code == 409 and "déjà pris" in text_of(taken)
+        short = signup(other_visitor, "Marcel", "court")
+        assert short.status_code == 400 and "trop court" in text_of(short)
+        mismatch = signup(other_visitor, "Marcel", PASSWORD, PASSWORD + "!")
+        assert mismatch.status_code == 400 and "pas identiques" in text_of(mismatch)
+        assert account_count(c) == 1
+
+
+def test_wrong_password_and_unknown_pseudonym_get_the_same_answer(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        visitor = other(c)
+        wrong = login(visitor, "Germaine", "pas le bon mot de passe")
+        unknown = login(visitor, "Personne", "pas le bon mot de passe")
+        assert wrong.status_code == unknown.status_code == 403
+        assert "Pseudonyme ou mot de passe incorrect." in text_of(wrong)
+        # the same page but for the pseudonym typed back
+        assert re.sub(r'value="[^"]*"', "", wrong.text) == re.sub(
+            r'value="[^"]*"', "", unknown.text
+        )
+        assert "Se connecter" in visitor.get("/").text  # still a guest
+
+
+def test_an_unknown_pseudonym_costs_one_password_check_too(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No account enumeration by timing: an argon2 verification runs either way."""
+    checks: list[str] = []
+    real = accounts_module.hasher.verify
+
+    def counting(password: str, hashed: str) -> bool:
+        checks.append(hashed)
+        return bool(real(password, hashed))
+
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        monkeypatch.setattr(accounts_module.hasher, "verify", counting)
+        login(other(c), "Germaine", "pas le bon mot de passe")
+        login(other(c), "Inconnue", "pas le bon mot de passe")
+    assert len(checks) == 2 and all(h.startswith("$argon2id$") for h in checks)
+
+
+def test_log_in_is_rate_limited_with_a_french_message(sqlite_url: str) -> None:
+    with client(sqlite_url, limit_login="3 per minute") as c:
+        assert signup(c, "Germaine").status_code == 303
+        visitor = other(c)
+        for _ in range(3):
+            assert login(visitor, "Germaine", "mauvais mot de passe").status_code == 403
+        refused = login(visitor, "Germaine", PASSWORD)  # even the right one, for now
+        assert refused.status_code == 429
+        assert "Trop de tentatives de connexion" in text_of(refused)
+        assert "Se connecter" in visitor.get("/").text
+
+
+def test_a_forged_or_revoked_session_is_a_guest(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        player = c.get("/compte")  # logged in
+        assert "Germaine" in player.text
+        # a cookie signed with another key, and one signed right but with a made-up session
+        for key, auth in (("not-the-key", "x" * 43), ("test-secret", "y" * 43)):
+            forged = URLSafeSerializer(key, salt="choux-session").dumps(
+                {"csrf": "c" * 24, "player": "p" * 16, "auth": auth}
+            )
+            visitor = other(c)
+            visitor.cookies.set(COOKIE, forged)
+            page = visitor.get("/compte", follow_redirects=False)
+            assert page.status_code == 303 and page.headers["location"] == "/connexion"
+            assert "Se connecter" in visitor.get("/").text
+
+
+def test_log_out_everywhere_and_password_change(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        phone = other(c)
+        assert login(phone, "Germaine").status_code == 303
+        assert "2 appareils connectés" in text_of(c.get("/compte"))
+        # a wrong current password changes nothing
+        wrong = post(
+            c,
+            "/compte/mot-de-passe",
+            actuel="faux faux faux",
+            nouveau="x" * 12,
+            confirmation="x" * 12,
+        )
+        assert wrong.status_code == 403 and "pas le bon" in text_of(wrong)
+        assert "Germaine" in phone.get("/compte").text
+        new = "un tout nouveau secret"
+        changed = post(c, "/compte/mot-de-passe", actuel=PASSWORD, nouveau=new, confirmation=new)
+        assert changed.status_code == 200 and "Mot de passe changé" in text_of(changed)
+        assert phone.get("/compte", follow_redirects=False).status_code == 303  # logged out
+        assert login(phone, "Germaine").status_code == 403  # the old password is gone
+        assert login(phone, "Germaine", new).status_code == 303
+        # log out everywhere: both devices become guests
+        assert post(c, "/deconnexion-partout").status_code == 303
+        assert phone.get("/compte", follow_redirects=False).status_code == 303
+        assert c.get("/compte", follow_redirects=False).status_code == 303
+
+
+def test_passwords_never_reach_the_logs(sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    with client(sqlite_url) as c:
+        signup(c, "Germaine", "mot de passe secret 1")
+        login(other(c), "Germaine", "mot de passe secret 2")
+        signup(other(c), "<i>", "mot de passe secret 3")
+    assert "mot de passe secret" not in caplog.text
+
+
+def test_the_accounts_migration_upgrades_a_release_0002_database(db_url: str) -> None:
+    command.upgrade(alembic_config(db_url), "0002")
+    engine = create_engine(sync_url(db_url))
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    try:
+        with engine.begin() as conn:  # a table, a seat with an identity and a rating
+            conn.execute(
+                text(
+                    "insert into tables (code, game, players, seed, options, clock, status,"
+                    " version, created_at, updated_at) values ('vieille', 'chouine', 2, 1,"
+                    " '{}', 0, 'live', 3, :when, :when)"
+                ),
+                {"when": when},
+            )
+            table_id = conn.execute(text("select id from tables")).scalar_one()
+            conn.execute(
+                text(
+                    "insert into seats (table_id, seat, kind, name, host, player)"
+                    " values (:t, 0, 'human', 'Ana', true, 'guest-ana')"
+                ),
+                {"t": table_id},
+            )
+            conn.execute(
+                text(
+                    "insert into ratings (game, player, name, mu, sigma, games, wins,"
+                    " updated_at) values ('chouine', 'guest-ana', 'Ana', 27, 7, 4, 3, :when)"
+                ),
+                {"when": when},
+            )
+        migrate(db_url)
+        with engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.code == "vieille")).one()
+            assert (row.version, row.private, row.secret) == (3, False, None)
+            seat = conn.execute(select(seats_t)).one()
+            assert (seat.name, seat.player) == ("Ana", "guest-ana")
+            games = conn.execute(text("select games from ratings")).scalar_one()
+            assert games == 4
+            assert conn.execute(select(accounts_t)).all() == []
+    finally:
+        engine.dispose()
+
+
+def test_an_account_plays_its_seat_from_every_device_at_once(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as laptop:
+        assert signup(laptop, "Germaine").status_code == 303
+        code = create_table(laptop, course, ["human", "human"], "Germaine")
+        phone = other(laptop)
+        assert login(phone, "Germaine").status_code == 303
+        assert "Vous jouez à la place 1" in text_of(phone.get(f"/t/{code}"))
+        # neither device pushed the other out: both sockets play seat 0
+        for device in (laptop, phone):
+            with device.websocket_connect(f"/t/{code}/ws") as ws:
+                assert receive_state(ws)["seat"] == 0
+        # a stranger is a spectator; after « déconnecter tous mes appareils », so is the phone
+        with other(laptop).websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        assert post(laptop, "/deconnexion-partout").status_code == 303
+        with phone.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        assert "Vous regardez cette partie" in text_of(phone.get(f"/t/{code}"))
+
+
+def test_my_games_put_the_tables_waiting_for_me_on_top(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        bob = other(alice)
+        waiting = create_table(alice, course, ["human", "human"], "Alice")  # Alice moves first
+        other_table = create_table(bob, course, ["human", "human"], "Bob")  # Bob moves first
+        for visitor, code, name in ((bob, waiting, "Bob"), (alice, other_table, "Alice")):
+            page = visitor.get(f"/t/{code}")
+            visitor.post(
+                f"/t/{code}/rejoindre",
+                data={"csrf": csrf_of(page.text), "pseudo": name},
+                follow_redirects=False,
+            )
+        mine = alice.get("/mes-parties").text
+        ongoing = mine.split('id="ongoing"', 1)[1].split("</section>", 1)[0]
+        # the most recent table is Bob's, yet the one where Alice must play comes first
+        assert ongoing.index(f"/t/{waiting}") < ongoing.index(f"/t/{other_table}")
+        assert ongoing.count("à vous de jouer") == 1 and "turn-badge" in ongoing
+        bobs = bob.get("/mes-parties").text
+        assert bobs.index(f"/t/{other_table}") < bobs.index(f"/t/{waiting}")

@@ -1,0 +1,303 @@
+"""Private tables (the invite link carries a secret), seats that come back to their
+identity after a bot stood in, the host freeing a seat before the start, quick play, and
+following a player. Each refusal is French and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import update
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
+from webhelpers import client, create_table, csrf_of, other, receive_state
+
+from choux.play.store import tables_t
+from choux.web.seating import PRIVATE
+
+
+def text_of(response: Any) -> str:
+    return html.unescape(response.text)
+
+
+def create_private(c: Any, game: str, seats: list[str], public: bool = False) -> tuple[str, str]:
+    """A table made through the form as a person inviting friends; (code, invite link)."""
+    page = c.get(f"/nouvelle?jeu={game}")
+    data = {
+        "csrf": csrf_of(page.text),
+        "jeu": game,
+        "joueurs": str(len(seats)),
+        "pendule": "0",
+        "pseudo": "Alice",
+        "prive": "1",
+        **{f"place_{i}": s for i, s in enumerate(seats)},
+    }
+    if public:
+        data["publique"] = "1"
+    response = c.post("/tables", data=data, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    code = response.headers["location"].rsplit("/", 1)[1]
+    match = re.search(r'id="invite-link" readonly value="([^"]+)"', c.get(f"/t/{code}").text)
+    assert match
+    return code, html.unescape(match.group(1))
+
+
+def post_form(c: Any, url: str, page_url: str, **data: str) -> Any:
+    csrf = csrf_of(c.get(page_url).text)
+    return c.post(url, data={"csrf": csrf, **data}, follow_redirects=False)
+
+
+def test_a_private_table_is_unlisted_and_refused_without_its_secret(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code, invite = create_private(c, "cul-de-chouette", ["human", "human", "human"])
+        assert "?cle=" in invite
+        bob = other(c)
+        assert f"/t/{code}" not in bob.get("/").text  # not in the lobby
+        assert f"/t/{code}" not in c.get("/").text
+        for url in (f"/t/{code}", f"/t/{code}?cle=mauvaise", f"/t/{code}/etat.json"):
+            refused = bob.get(url)
+            assert refused.status_code == 403 and PRIVATE in text_of(refused), url
+        join = bob.post(
+            f"/t/{code}/rejoindre",
+            data={"csrf": csrf_of(bob.get("/").text), "pseudo": "Bob"},
+            follow_redirects=False,
+        )
+        assert join.status_code == 403 and PRIVATE in text_of(join)
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.open_seats() == [1, 2]  # nothing changed
+        # with the invite link: the page, then a seat
+        link = urlsplit(invite)
+        assert bob.get(f"{link.path}?{link.query}").status_code == 200
+        joined = post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob")
+        assert joined.status_code == 303
+        assert table.open_seats() == [2]
+        # the host keeps entering, and a public table is listed
+        assert c.get(f"/t/{code}").status_code == 200
+        public, link = create_private(c, "cul-de-chouette", ["human", "human"], public=True)
+        assert "?cle=" not in link and f"/t/{public}" in bob.get("/").text
+
+
+def test_the_host_frees_a_seat_taken_by_mistake_before_the_start(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "cul-de-chouette", ["human", "human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.seats[1].name == "Bob"
+        # only the host may
+        refused = post_form(bob, f"/t/{code}/retirer", f"/t/{code}", place="0")
+        assert refused.status_code == 403 and "Seul l'hôte" in text_of(refused)
+        assert "Retirer de la table" in c.get(f"/t/{code}").text
+        assert post_form(c, f"/t/{code}/retirer", f"/t/{code}", place="1").status_code == 303
+        assert table.open_seats() == [1, 2] and table.seats[1].player is None
+        assert "Vous regardez cette partie" in text_of(bob.get(f"/t/{code}"))
+        # once the game runs, nobody is removed any more
+        for name in ("Bob", "Carol"):
+            post_form(other(c), f"/t/{code}/rejoindre", f"/t/{code}", pseudo=name)
+        assert table.status == "live"
+        late = post_form(c, f"/t/{code}/retirer", f"/t/{code}", place="1")
+        assert late.status_code == 409 and "La partie a commencé" in text_of(late)
+
+
+def test_a_replaced_seat_comes_back_to_its_identity_only(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        service = c.app.state.service
+        table = c.portal.call(service.get, code)
+        assert table.status == "live" and table.state.actors() == (0,)
+        c.portal.call(service.replace_with_bot, table, 1, "absence prolongée")
+        assert table.seats[1].kind == "bot"
+        # somebody else cannot take it back
+        carol = other(c)
+        refused = post_form(carol, f"/t/{code}/reprendre", f"/t/{code}", place="1")
+        assert refused.status_code == 403 and "une autre personne" in text_of(refused)
+        assert table.seats[1].kind == "bot" and table.seats[1].name == "Bob (robot)"
+        # Bob opens the table again: the seat is his, under his name
+        page = text_of(bob.get(f"/t/{code}"))
+        assert "Vous jouez à la place 2" in page
+        assert (table.seats[1].kind, table.seats[1].name) == ("human", "Bob")
+        assert 1 not in table.bots
+        # his next decision waits for him: Alice moves, no bot answers for Bob
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            state = receive_state(ws)
+            ws.send_json(
+                {"type": "action", "id": "a1", "action": state["view"]["legal"][0]["action"]}
+            )
+            time.sleep(0.3)
+        assert table.state.actors() == (1,) and table.version == 1
+        with bob.websocket_connect(f"/t/{code}/ws") as ws:
+            state = receive_state(ws)
+            assert state["seat"] == 1 and state["view"]["legal"]
+
+
+def test_quick_play_joins_the_oldest_waiting_public_table_or_opens_one(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        service = c.app.state.service
+        first = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="5", pseudo="Alice")
+        assert first.status_code == 303
+        code = first.headers["location"].rsplit("/", 1)[1]
+        table = c.portal.call(service.get, code)
+        assert table.status == "open" and not table.row.private and "fill" in table.tasks
+        bob = other(c)
+        second = post_form(bob, "/jouer-maintenant", "/", jeu=course, attente="5", pseudo="Bob")
+        assert second.headers["location"] == f"/t/{code}"
+        assert table.status == "live" and [s.name for s in table.seats] == ["Alice", "Bob"]
+        # nobody comes: after the wait, bots fill the empty seats and the game starts
+        alone = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="5", pseudo="Alice")
+        lonely = c.portal.call(service.get, alone.headers["location"].rsplit("/", 1)[1])
+        assert lonely.code != code and lonely.status == "open"
+        c.portal.call(service.fill_with_bots, lonely)
+        assert lonely.status == "live" and lonely.seats[1].kind == "bot"
+        bad = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="3600", pseudo="Alice")
+        assert bad.status_code == 400 and "Attente impossible" in text_of(bad)
+
+
+def test_the_lobby_shows_the_public_tables_of_followed_players(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        page = c.get("/compte/creer")
+        c.post(
+            "/compte/creer",
+            data={
+                "csrf": csrf_of(page.text),
+                "pseudo": "Alice",
+                "mot_de_passe": "x" * 12,
+                "confirmation": "x" * 12,
+            },
+        )
+        code = create_table(c, "cul-de-chouette", ["human", "human", "bot:easy"])
+        bob = other(c)
+        assert "Les tables de vos amis" not in bob.get("/").text
+        assert post_form(bob, "/joueur/Alice/suivre", "/joueur/Alice").status_code == 303
+        assert "Ne plus suivre" in bob.get("/joueur/Alice").text
+        assert 'href="/joueur/Alice"' in bob.get("/mes-parties").text.split('id="followed"')[1]
+        lobby = text_of(bob.get("/"))
+        assert "Les tables de vos amis" in lobby
+        friends = lobby.split('id="friends-tables"', 1)[1].split("</section>", 1)[0]
+        assert f"/t/{code}" in friends and "avec Alice" in friends
+        post_form(bob, "/joueur/Alice/suivre", "/joueur/Alice", suivre="non")
+        assert "Les tables de vos amis" not in bob.get("/").text
+        assert bob.get("/joueur/Personne").status_code == 404
+
+
+def test_a_private_game_replays_only_for_its_people_and_stays_off_the_lobby(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        code, invite = create_private(c, course, ["human", "human"])
+        bob = other(c)
+        link = urlsplit(invite)
+        bob.get(f"{link.path}?{link.query}")
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        service = c.app.state.service
+        table = c.portal.call(service.get, code)
+
+        async def play_out() -> None:
+            while table.status != "over":
+                actors = table.state.actors()
+                if not actors:  # a window the table clock closes
+                    await asyncio.sleep(0.02)
+                    continue
+                seat = actors[0]
+                await service.act(table, seat, table.state.legal_actions(seat)[0].to_json())
+
+        c.portal.call(play_out)
+        record_id = table.record_id
+        assert record_id is not None
+        for visitor in (c, bob):
+            assert visitor.get(f"/parties/{record_id}").status_code == 200
+        stranger = other(c)
+        for url in (f"/parties/{record_id}", f"/parties/{record_id}.json"):
+            refused = stranger.get(url)
+            assert refused.status_code == 403 and "table privée" in text_of(refused), url
+        assert f"/parties/{record_id}" not in stranger.get("/").text
+
+
+def test_a_seat_the_host_gave_to_a_bot_does_not_come_back(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        assert post_form(c, f"/t/{code}/remplacer", f"/t/{code}", place="1").status_code == 303
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.seats[1].kind == "bot" and table.seats[1].excluded
+        assert "Vous regardez cette partie" in text_of(bob.get(f"/t/{code}"))
+        refused = post_form(bob, f"/t/{code}/reprendre", f"/t/{code}", place="1")
+        assert refused.status_code == 403 and "L'hôte a confié votre place" in text_of(refused)
+        assert table.seats[1].kind == "bot"
+        # the store remembers it: a restarted server refuses the same
+        row = c.portal.call(c.app.state.service.store.load_table, code)
+        assert row.seats[1].excluded and row.seats[1].player == table.seats[1].player
+
+
+def test_a_seat_taken_back_gets_its_grace_period_again(sqlite_url: str, course: str) -> None:
+    """Opening the page gives the seat back; if no socket follows, a bot comes back later
+    instead of the table waiting for ever."""
+    with client(sqlite_url, grace_seconds=0.3) as c:
+        code = create_table(c, course, ["human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        service = c.app.state.service
+        table = c.portal.call(service.get, code)
+        c.portal.call(service.replace_with_bot, table, 1, "absence prolongée")
+        bob.get(f"/t/{code}")  # the page only, no socket
+        assert table.seats[1].kind == "human"
+        deadline = time.time() + 5
+        while table.seats[1].kind != "bot":
+            assert time.time() < deadline
+            time.sleep(0.05)
+        # the bots finish the game: nothing is left moving when the server stops
+        while table.status != "over":
+            assert time.time() < deadline + 10
+            time.sleep(0.05)
+
+
+def test_quick_play_passes_a_table_where_the_pseudonym_is_taken(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        first = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Alice")
+        namesake = other(c)
+        second = post_form(
+            namesake, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="alice"
+        )
+        assert second.status_code == 303
+        assert second.headers["location"] != first.headers["location"]  # a table of its own
+        third = post_form(
+            other(c), "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Bob"
+        )
+        assert third.headers["location"] == first.headers["location"]  # the oldest one
+
+
+def test_quick_play_bots_still_come_after_a_restart(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as c:
+        made = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="60", pseudo="Alice")
+        code = made.headers["location"].rsplit("/", 1)[1]
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.row.fill_at is not None
+        soon = datetime.now(UTC) + timedelta(seconds=0.3)  # as if the wait were nearly over
+
+        async def shorten() -> None:
+            async with c.app.state.service.store.db.begin() as conn:
+                await conn.execute(
+                    update(tables_t).where(tables_t.c.code == code).values(fill_at=soon)
+                )
+
+        c.portal.call(shorten)
+    with client(sqlite_url) as restarted:  # the server restarts meanwhile
+        table = restarted.app.state.service.tables[code]
+        deadline = time.time() + 5
+        while table.status != "live":
+            assert time.time() < deadline, "the bots never came"
+            time.sleep(0.05)
+        assert table.seats[1].kind == "bot"
