@@ -25,6 +25,7 @@ from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.fairness import new_seed
 from choux.play.base import ServiceBase
+from choux.play.chat import Chat
 from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.presence import Presence
@@ -55,7 +56,7 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
-class TableService(Presence, Sync, Scheduler, WritePath, ServiceBase):
+class TableService(Chat, Presence, Sync, Scheduler, WritePath, ServiceBase):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)
         #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)

@@ -80,6 +80,10 @@ class Settings:
     limit_messages: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
     )
+    #: chat messages per person and table (a flood is refused in French)
+    limit_chat: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
+    )
     #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted
     #: proxy says), "always" or "never"
     secure_cookies: str = field(

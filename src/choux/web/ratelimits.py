@@ -46,6 +46,7 @@ class Limits:
             "create": _parse(settings.limit_create),
             "join": _parse(settings.limit_join),
             "messages": _parse(settings.limit_messages),
+            "chat": _parse(settings.limit_chat),
         }
 
     async def allow(self, kind: str, client: str) -> bool:

@@ -4,6 +4,7 @@ Client -> server (JSON text, at most MAX_MESSAGE bytes):
   {"type": "action", "id": "<client action id>", "action": {...}}
   {"type": "sync"}            full view and log again (after a gap)
   {"type": "pong"} / {"type": "ping"}
+  {"type": "chat", ...} / {"type": "chat_mute", ...}   table chat, see `chat_socket.py`
 Server -> client:
   {"type": "state", "version": V, "full": bool, "view": {...}, "log": [...], ...}
   {"type": "ack", "id": ..., "version": V} / {"type": "refused", "id": ..., "message": "..."}
@@ -23,10 +24,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
 from choux.engine.base import IllegalAction
+from choux.play.chat import Speaker, speaker_for
 from choux.play.errors import TableError
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber
+from choux.web import chat_socket
 from choux.web.ratelimits import Limits, client_key
 from choux.web.session import Sessions
 
@@ -34,7 +37,7 @@ router = APIRouter()
 log = logging.getLogger("choux.web")
 
 MAX_MESSAGE = 4096
-CLIENT_TYPES = {"action", "sync", "ping", "pong"}
+CLIENT_TYPES = {"action", "sync", "ping", "pong"} | chat_socket.CHAT_TYPES
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -55,6 +58,7 @@ class Connection:
         self.sub = sub
         self.send_lock = asyncio.Lock()
         self.full = True
+        self.speaker: Speaker | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -108,10 +112,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)
+    conn.speaker = speaker_for(table, seat, session.player, session.name)
     sub.wake.set()  # first message: the full view
     tasks = [
         asyncio.create_task(conn.pusher()),
         asyncio.create_task(heartbeat(conn, settings.heartbeat_seconds)),
+        asyncio.create_task(chat_socket.pusher(conn, service, conn.speaker)),
     ]
     try:
         await receive_loop(conn, service, seat)
@@ -176,6 +182,8 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             conn.sub.wake.set()
         elif kind == "action":
             await handle_action(conn, service, seat, message)
+        elif kind in chat_socket.CHAT_TYPES and conn.speaker is not None:
+            await chat_socket.handle(conn, service, conn.speaker, message, limits)
 
 
 async def refuse(conn: Connection, action_id: object, text: str) -> None:
