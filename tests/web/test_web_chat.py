@@ -8,7 +8,7 @@ from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, join, other, receive_state
+from webhelpers import client, create_table, join, other, play_to_end, receive_state
 
 from choux.engine.views import strings_in
 from choux.play.chat import MAX_CHARS
@@ -132,3 +132,17 @@ def test_chat_is_kept_with_the_table_across_a_restart(sqlite_url: str, course: s
         with again.websocket_connect(f"/t/{code}/ws") as wa:
             history = receive(wa, "chat")
             assert history["full"] and [x["text"] for x in history["lines"]] == ["à demain"]
+
+
+def test_the_replay_shows_the_chat_as_text(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "bot:random"], "Alice")
+        with alice.websocket_connect(f"/t/{code}/ws") as wa:
+            wa.send_json({"type": "chat", "text": "<script>alert(1)</script> bien joué"})
+            assert receive_line(wa)["text"].startswith("<script>")
+            wa.send_json({"type": "sync"})
+            end = play_to_end(wa)
+        page = alice.get(f"/parties/{end['record_id']}")
+        assert page.status_code == 200
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; bien joué" in page.text
+        assert "<script>alert(1)" not in page.text

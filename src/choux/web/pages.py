@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.record import Record, RecordError
+from choux.play.chat_store import messages_of_record
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web.catalog import SHARED_SCREEN_GAMES, catalog, renderer, rules_page
@@ -473,5 +474,6 @@ async def replay_page(request: Request, record_id: int) -> Response:
                 "game": record.game,
             },
             "renderer": renderer(game.name),
+            "chat": await messages_of_record(service_of(request).store, record_id),
         },
     )

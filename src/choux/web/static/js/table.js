@@ -1,6 +1,7 @@
 // The table page: keeps the seat's view in sync over the WebSocket and draws it.
 import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
+import { TableChat } from "./chat.js";
 import * as generic from "./games/generic.js";
 
 const root = document.getElementById("table");
@@ -26,6 +27,9 @@ let logTo = current.log_to;
 // {id, action, acked?}: sent, and not yet both acknowledged and seen in a state. Until then
 // the board may still show the view from before the action, so taps on it are ignored.
 let pending = null;
+
+const chatBox = document.getElementById("chat");
+const chat = chatBox ? new TableChat(chatBox, code, (message) => socket.send(message)) : null;
 
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new TableSocket(`${scheme}//${location.host}/t/${code}/ws`, {
@@ -56,6 +60,8 @@ function receive(message) {
       settle();
       draw();
     }
+  } else if (message.type === "chat" || message.type === "chat_refused") {
+    if (chat) chat.receive(message);
   } else if (message.type === "error") {
     showNotice(message.message);
   } else if (message.type === "refused") {
