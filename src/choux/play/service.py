@@ -26,6 +26,7 @@ from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.fairness import new_seed
 from choux.play.base import ServiceBase
 from choux.play.chat import Chat
+from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.presence import Presence
@@ -56,7 +57,7 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
-class TableService(Chat, Presence, Sync, Scheduler, WritePath, ServiceBase):
+class TableService(Chat, Correspondence, Presence, Sync, Scheduler, WritePath, ServiceBase):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)
         #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)
@@ -78,6 +79,7 @@ class TableService(Chat, Presence, Sync, Scheduler, WritePath, ServiceBase):
             self._arm_expiry(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
+        self.start_deadlines()
 
     async def stop(self) -> None:
         self._closing = True

@@ -80,6 +80,14 @@ class Settings:
     limit_messages: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
     )
+    #: seconds between two looks at the store for correspondence deadlines that are due
+    correspondence_poll_seconds: float = field(
+        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25)
+    )
+    #: multiplies correspondence move times (tests and demos: 1/3600 makes an hour a second)
+    correspondence_scale: float = field(
+        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
+    )
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")

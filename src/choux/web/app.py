@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import errors, pages, ws
+from choux.web import days_pages, errors, pages, ws
 from choux.web.headers import SecurityHeaders
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(ws.router)
+    app.include_router(days_pages.router)
     errors.install(app)
 
     def too_many(request: Request) -> Response:

@@ -188,7 +188,7 @@ function statusLine() {
     line.append(" ", clock);
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      figure.textContent = `${left} s`;
+      figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
       if (!left) clearInterval(statusLine.timer);
     };
     tick();
@@ -197,6 +197,13 @@ function statusLine() {
   const myTurn = mySeat !== null && actors.includes(mySeat) && current.status === "live";
   root.classList.toggle("my-turn", myTurn);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
+}
+
+// a correspondence table's move time: « 2 j 5 h », « 11 h 59 min »
+function longDelay(seconds) {
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
 function draw() {
