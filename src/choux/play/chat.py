@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,7 +26,10 @@ from choux.play.store import Store
 from choux.play.sync import Sync
 from choux.play.tables import LiveTable
 
+log = logging.getLogger("choux.play")
+
 MAX_CHARS = 280
+UNAVAILABLE = "La discussion est indisponible pour le moment : réessayez."
 #: messages of a room kept in memory (and sent to a page when it opens)
 KEPT = 200
 QUICK_REACTIONS = ("Bien joué !", "Oups", "Merci")
@@ -104,8 +108,12 @@ class Chat(Sync):
         if room is not None:
             return room
         fresh = ChatRoom()
-        fresh.add(await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS)))
-        fresh.muted = await chat_store.muted(self.store, table.row.id)
+        try:
+            fresh.add(await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS)))
+            fresh.muted = await chat_store.muted(self.store, table.row.id)
+        except Exception as error:  # the store away: the game goes on, the chat waits
+            log.warning("table %s: chat not loaded: %s", table.code, error)
+            return fresh
         return self.chat_rooms.setdefault(table.code, fresh)
 
     async def say(self, table: LiveTable, speaker: Speaker, text: object) -> ChatLine:
@@ -115,9 +123,13 @@ class Chat(Sync):
         if speaker.author in room.muted:
             raise TableError("L'hôte de la table vous a retiré la parole.", "forbidden")
         async with room.lock:  # lines reach the room in id order
-            line = await chat_store.add_message(
-                self.store, table.row.id, speaker.room, speaker.author, speaker.name, clean
-            )
+            try:
+                line = await chat_store.add_message(
+                    self.store, table.row.id, speaker.room, speaker.author, speaker.name, clean
+                )
+            except Exception as error:
+                log.warning("table %s: chat message not stored: %s", table.code, error)
+                raise TableError(UNAVAILABLE, "unavailable") from error
             room.add([line])
         room.ring()
         self._publish(table.code, {"chat": line.id})
@@ -132,7 +144,10 @@ class Chat(Sync):
         if author == by.author:
             raise TableError("Vous ne pouvez pas vous retirer la parole.")
         room = await self.chat_room(table)
-        await chat_store.set_muted(self.store, table.row.id, author, mute)
+        try:
+            await chat_store.set_muted(self.store, table.row.id, author, mute)
+        except Exception as error:
+            raise TableError(UNAVAILABLE, "unavailable") from error
         if mute:
             room.muted.add(author)
         else:

@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from choux.play import correspondence_store as cs
 from choux.play.correspondence_store import Rule
@@ -75,6 +77,7 @@ class Correspondence(Presence, Scheduler):
         self.turn_hooks: list[TurnHook] = []
         #: deadlines fired by this process: (due, fired) wall-clock times (benchmarks)
         self.fired_log: list[tuple[float, float]] = []
+        self._days_tasks: weakref.WeakSet[asyncio.Task[None]] = weakref.WeakSet()
 
     async def get(self, code: str) -> LiveTable:  # service.TableService
         raise NotImplementedError
@@ -109,7 +112,23 @@ class Correspondence(Presence, Scheduler):
         rule = self.rules.get(table.row.id, Rule(0, ""))
         if rule is None:  # known: not a correspondence table
             return
-        self._background(self._set_deadline(table, table.version))
+        self._days_task(self._set_deadline(table, table.version))
+
+    def _days_task(self, coro: Any) -> None:
+        """A background task of this part, awaited by `stop_deadlines` (it may be in the
+        middle of a query: the store must not close under it)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        self._days_tasks.add(task)
+
+    async def stop_deadlines(self) -> None:
+        """Before the store closes: cancel this part's tasks and let them unwind."""
+        tasks = [t for t in self._days_tasks if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
 
     async def _set_deadline(self, table: LiveTable, version: int) -> None:
         """Write (or read back) the deadline of `version`, show it, tell whom it waits for."""
@@ -135,7 +154,7 @@ class Correspondence(Presence, Scheduler):
         table.wake_all()
         if stored is True and waited:
             for hook in self.turn_hooks:
-                self._background(self._run_hook(hook, table, waited))
+                self._days_task(self._run_hook(hook, table, waited))
 
     async def _run_hook(self, hook: TurnHook, table: LiveTable, seats: list[int]) -> None:
         try:
@@ -153,7 +172,7 @@ class Correspondence(Presence, Scheduler):
 
     def start_deadlines(self) -> None:
         """Called once at start-up: the loop that fires due correspondence deadlines."""
-        self._background(self._deadline_loop())
+        self._days_task(self._deadline_loop())
 
     async def _deadline_loop(self) -> None:
         interval = self.settings.correspondence_poll_seconds
@@ -176,7 +195,7 @@ class Correspondence(Presence, Scheduler):
             if key in self._fired:
                 continue
             self._fired[key] = float("inf")  # running
-            self._background(self._fire(item))
+            self._days_task(self._fire(item))
             started += 1
         return started
 

@@ -83,6 +83,7 @@ class TableService(Chat, Correspondence, Presence, Sync, Scheduler, WritePath, S
 
     async def stop(self) -> None:
         self._closing = True
+        await self.stop_deadlines()
         for task in list(self.background):
             task.cancel()
         await self.pubsub.stop()

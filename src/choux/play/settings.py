@@ -88,6 +88,14 @@ class Settings:
     correspondence_scale: float = field(
         default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
     )
+    #: the operator's contact in the VAPID claims of web push ("mailto:..." or "https://...")
+    push_contact: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
+    )
+    #: accept push endpoints on plain http or local addresses (tests, local push stubs)
+    push_allow_local: bool = field(
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1"
+    )
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")

@@ -16,6 +16,7 @@ from choux.play.settings import Settings
 from choux.play.store import Store
 from choux.web import days_pages, errors, pages, ws
 from choux.web.headers import SecurityHeaders
+from choux.web.push import WebPush
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
 
@@ -34,6 +35,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         app.state.service = service
         app.state.sessions = Sessions(key, settings.secure_cookies)
+        push = await WebPush.open(settings, store)
+        service.turn_hooks.append(push.notify_turn)
+        app.state.push = push
         await service.start()
         try:
             yield

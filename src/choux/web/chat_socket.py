@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
-from choux.play.chat import Speaker, clean_text
+from choux.play.chat import ChatRoom, Speaker, clean_text
 from choux.play.errors import TableError
 from choux.play.service import TableService
 from choux.play.tables import LiveTable
@@ -30,10 +30,9 @@ class Sender(Protocol):
     async def send(self, message: dict[str, Any]) -> None: ...
 
 
-async def pusher(conn: Sender, service: TableService, speaker: Speaker) -> None:
+async def pusher(conn: Sender, room: ChatRoom, speaker: Speaker) -> None:
     """Send the room's history when the page opens, then each new line of the room."""
     table = conn.table
-    room = await service.chat_room(table)
     bell = asyncio.Event()
     room.watchers.add(bell)
     sent = 0

@@ -109,15 +109,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     wanted = websocket.query_params.get("seat")
     if wanted is not None:  # shared screen: one socket per other seat played on this device
         seat = shared_seat(table, session.shared_at(code), wanted)
+    speaker = speaker_for(table, seat, session.player, session.name)
+    chat_room = await service.chat_room(table)  # read here: the pusher task never queries
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)
-    conn.speaker = speaker_for(table, seat, session.player, session.name)
+    conn.speaker = speaker
     sub.wake.set()  # first message: the full view
     tasks = [
         asyncio.create_task(conn.pusher()),
         asyncio.create_task(heartbeat(conn, settings.heartbeat_seconds)),
-        asyncio.create_task(chat_socket.pusher(conn, service, conn.speaker)),
+        asyncio.create_task(chat_socket.pusher(conn, chat_room, conn.speaker)),
     ]
     try:
         await receive_loop(conn, service, seat)

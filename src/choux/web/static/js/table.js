@@ -2,6 +2,7 @@
 import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
 import { TableChat } from "./chat.js";
+import { pushSwitch } from "./push.js";
 import * as generic from "./games/generic.js";
 
 const root = document.getElementById("table");
@@ -229,6 +230,8 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
     input.select();
   }
 });
+
+if (mySeat !== null) pushSwitch(document.getElementById("days-switches"), showNotice);
 
 draw();
 window.chouxTable = { get current() { return current; }, act };

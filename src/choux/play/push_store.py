@@ -1,0 +1,66 @@
+"""Web push subscriptions kept per guest identity (migration 0007_push): a device that
+opted in gets « À vous de jouer » for every seat that identity holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, Index, String, Table, delete, insert, select
+
+from choux.play.store import Store, metadata
+
+push_subscriptions_t = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1000), primary_key=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("player", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_push_subscriptions_player", "player"),
+)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    endpoint: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, object]:
+        """The shape pywebpush expects (the browser's PushSubscription.toJSON())."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+async def save(store: Store, player: str, sub: Subscription) -> None:
+    """Keep a device's subscription (the same endpoint again replaces the old row)."""
+    async with store.db.begin() as conn:
+        await conn.execute(
+            delete(push_subscriptions_t).where(push_subscriptions_t.c.endpoint == sub.endpoint)
+        )
+        await conn.execute(
+            insert(push_subscriptions_t).values(
+                endpoint=sub.endpoint,
+                p256dh=sub.p256dh,
+                auth=sub.auth,
+                player=player,
+                created_at=datetime.now(UTC),
+            )
+        )
+
+
+async def drop(store: Store, endpoint: str, player: str | None = None) -> None:
+    async with store.db.begin() as conn:
+        query = delete(push_subscriptions_t).where(push_subscriptions_t.c.endpoint == endpoint)
+        if player is not None:
+            query = query.where(push_subscriptions_t.c.player == player)
+        await conn.execute(query)
+
+
+async def of_players(store: Store, players: list[str]) -> list[Subscription]:
+    async with store.db.connect() as conn:
+        rows = await conn.execute(
+            select(push_subscriptions_t).where(push_subscriptions_t.c.player.in_(players))
+        )
+        return [Subscription(r.endpoint, r.p256dh, r.auth) for r in rows]
