@@ -3,6 +3,7 @@ import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
 import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
+import { Cues } from "./cues.js";
 import * as generic from "./games/generic.js";
 
 const root = document.getElementById("table");
@@ -29,6 +30,7 @@ let logTo = current.log_to;
 // the board may still show the view from before the action, so taps on it are ignored.
 let pending = null;
 
+const cues = new Cues(root.dataset.game, mySeat);
 const chatBox = document.getElementById("chat");
 const chat = chatBox ? new TableChat(chatBox, code, (message) => socket.send(message)) : null;
 
@@ -51,9 +53,12 @@ function receive(message) {
     if (message.full) logLines = message.log.slice();
     else logLines.push(...message.log);
     logTo = message.log_to;
+    const before = current;
     current = message;
     if (pending && pending.acked !== undefined && current.version >= pending.acked) settle();
+    cues.beforeDraw();
     draw();
+    cues.afterDraw(before, current);
   } else if (message.type === "ack") {
     if (!pending || pending.id !== message.id) return;
     pending.acked = message.version;
@@ -231,6 +236,7 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
   }
 });
 
+cues.switchButton(document.getElementById("days-switches"));
 if (mySeat !== null) pushSwitch(document.getElementById("days-switches"), showNotice);
 
 draw();
