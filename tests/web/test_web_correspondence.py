@@ -7,9 +7,11 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+from scaleout_helpers import free_port, redis_on
 from sqlalchemy import update
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, csrf_of, join, other, wait_for
+from webhelpers import client, csrf_of, join, other, postgres_or_skip, wait_for
 
 from choux.play.correspondence_store import correspondence_t
 
@@ -117,3 +119,25 @@ def test_at_timeout_the_game_can_be_abandoned_and_not_rated(sqlite_url: str) -> 
         assert table.version == 0 and table.record_id is None
         assert any("abandonnée" in str(text) for _, text in table.log)
         assert alice.portal.call(service.store.ladder, "chouine") == []
+
+
+@pytest.mark.postgres
+def test_with_two_processes_one_of_them_fires_each_deadline() -> None:
+    slow = {"resync_seconds": 0.5, "correspondence_scale": 1000.0}
+    with (
+        postgres_or_skip() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, **slow) as a,
+        client(db, redis_url=redis_url, **slow) as b,
+    ):
+        code = create_days_table(a, "chouine")
+        join(other(a), code, "Bob")
+        assert b.get(f"/t/{code}").status_code == 200  # B holds the table too
+        service_a, service_b = a.app.state.service, b.app.state.service
+        wait_for(lambda: service_a.tables[code].move_at is not None)
+        a.portal.call(due_now, a.app.state.store)
+        wait_for(lambda: stored(a, code).version == 1)
+        wait_for(lambda: service_b.tables[code].version == 1)
+        a.portal.call(asyncio.sleep, 1.0)  # both pollers have seen the deadline by now
+        assert len(service_a.fired_log) + len(service_b.fired_log) == 1
+        assert stored(a, code).version == 1

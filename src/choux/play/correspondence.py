@@ -24,7 +24,7 @@ from choux.play import correspondence_store as cs
 from choux.play.correspondence_store import Rule
 from choux.play.errors import TableError
 from choux.play.presence import Presence
-from choux.play.scheduler import Scheduler
+from choux.play.scheduler import Planned, Scheduler
 from choux.play.settings import Settings
 from choux.play.store import Store
 from choux.play.tables import LiveTable
@@ -207,10 +207,10 @@ class Correspondence(Presence, Scheduler):
             if rule is None or table.version != item.version or table.status != "live":
                 return  # moved on (its own deadline is written by then) or over
             if rule.on_timeout == "abandon":
-                await self._abandon(table, item.version)
+                fired = await self._abandon(table, item.version)
             else:
-                await self._play_at(table, "move", item.version, 0, self._clock_move(table))
-            if table.version != item.version or table.status != "live":
+                fired = await self._bot_for_timeout(table, item.version)
+            if fired:
                 self.fired_log.append((item.due_at.timestamp(), time.time()))
         except TableError as error:
             log.warning("table %s: deadline not fired: %s", item.code, error)
@@ -219,14 +219,28 @@ class Correspondence(Presence, Scheduler):
         finally:
             self._fired[key] = time.monotonic()
 
-    async def _abandon(self, table: LiveTable, version: int) -> None:
+    async def _bot_for_timeout(self, table: LiveTable, version: int) -> bool:
+        """A bot plays the timed-out move, through the scheduler's one path for timers (the
+        claim: one process plays it). True if this process played it."""
+        choose = self._clock_move(table)
+        claimed = False
+
+        async def counted() -> Planned | None:
+            nonlocal claimed
+            claimed = True  # only the claim's holder gets here
+            return await choose()
+
+        await self._play_at(table, "move", version, 0, counted)
+        return claimed and table.version != version
+
+    async def _abandon(self, table: LiveTable, version: int) -> bool:
         """Time ran out and the table said so: the game ends here, without a record (not
-        rated)."""
+        rated). True if this process ended it."""
         if await self._take_turn(table, version, "abandon") is None:
-            return
+            return False
         async with table.lock:
             if table.version != version or table.status != "live":
-                return
+                return False
             late = [table.names()[s] for s in table.state.actors()]
             await self.store.set_status(table.row.id, "over")
             await cs.clear_due(self.store, table.row.id)
@@ -243,3 +257,4 @@ class Correspondence(Presence, Scheduler):
             table.wake_all()
         self._publish(table.code)
         self._finished(table)
+        return True
