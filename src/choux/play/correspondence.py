@@ -132,6 +132,8 @@ class Correspondence(Presence, Scheduler):
 
     async def _set_deadline(self, table: LiveTable, version: int) -> None:
         """Write (or read back) the deadline of `version`, show it, tell whom it waits for."""
+        if self._fired.get((table.code, version)) == float("inf"):
+            return  # being fired here: its deadline is the stored one, passed
         rule = await self.rule_for(table)
         if rule is None or table.version != version:
             return
@@ -195,6 +197,7 @@ class Correspondence(Presence, Scheduler):
             if key in self._fired:
                 continue
             self._fired[key] = float("inf")  # running
+            self.rules.setdefault(item.table_id, item.rule)
             self._days_task(self._fire(item))
             started += 1
         return started

@@ -45,8 +45,10 @@ class Rule:
 @dataclass(frozen=True)
 class Due:
     code: str
+    table_id: int
     version: int
     due_at: datetime
+    rule: Rule
 
 
 async def create(store: Store, table_id: int, rule: Rule) -> None:
@@ -115,13 +117,29 @@ async def due(store: Store, now: datetime, limit: int = 500) -> list[Due]:
     """Deadlines passed at `now` of live tables, the most overdue first."""
     async with store.db.connect() as conn:
         rows = await conn.execute(
-            select(tables_t.c.code, correspondence_t.c.due_version, correspondence_t.c.due_at)
+            select(
+                tables_t.c.code,
+                correspondence_t.c.table_id,
+                correspondence_t.c.due_version,
+                correspondence_t.c.due_at,
+                correspondence_t.c.move_seconds,
+                correspondence_t.c.on_timeout,
+            )
             .join(tables_t, tables_t.c.id == correspondence_t.c.table_id)
             .where(correspondence_t.c.due_at <= now, tables_t.c.status == "live")
             .order_by(correspondence_t.c.due_at)
             .limit(limit)
         )
-        return [Due(str(r.code), int(r.due_version), aware(r.due_at)) for r in rows]
+        return [
+            Due(
+                str(r.code),
+                int(r.table_id),
+                int(r.due_version),
+                aware(r.due_at),
+                Rule(int(r.move_seconds), str(r.on_timeout)),
+            )
+            for r in rows
+        ]
 
 
 def aware(moment: datetime) -> datetime:
