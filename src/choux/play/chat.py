@@ -107,6 +107,10 @@ class Chat(Sync):
         room = self.chat_rooms.get(table.code)
         if room is not None:
             return room
+        for code in [
+            c for c, r in self.chat_rooms.items() if c not in self.tables and not r.watchers
+        ]:
+            del self.chat_rooms[code]  # its table left memory: read again if it comes back
         fresh = ChatRoom()
         try:
             fresh.add(await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS)))
