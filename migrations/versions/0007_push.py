@@ -1,4 +1,5 @@
-"""Web push subscriptions: one row per device that asked for « À vous de jouer ».
+"""Turn notifications: one row per device that asked for « À vous de jouer » by web push,
+and the e-mail address a guest identity gave for it (when the operator set up SMTP).
 
 Revision ID: 0007_push
 Revises: 0006_correspondence
@@ -25,8 +26,15 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_push_subscriptions_player", "push_subscriptions", ["player"])
+    op.create_table(
+        "email_notifications",
+        sa.Column("player", sa.String(40), primary_key=True),
+        sa.Column("address", sa.String(254), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("email_notifications")
     op.drop_index("ix_push_subscriptions_player", table_name="push_subscriptions")
     op.drop_table("push_subscriptions")

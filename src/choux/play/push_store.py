@@ -22,6 +22,15 @@ push_subscriptions_t = Table(
 )
 
 
+email_notifications_t = Table(
+    "email_notifications",
+    metadata,
+    Column("player", String(40), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
 @dataclass(frozen=True)
 class Subscription:
     endpoint: str
@@ -64,3 +73,25 @@ async def of_players(store: Store, players: list[str]) -> list[Subscription]:
             select(push_subscriptions_t).where(push_subscriptions_t.c.player.in_(players))
         )
         return [Subscription(r.endpoint, r.p256dh, r.auth) for r in rows]
+
+
+async def set_email(store: Store, player: str, address: str | None) -> None:
+    """The address « À vous de jouer » is mailed to for this identity (None: no more)."""
+    async with store.db.begin() as conn:
+        await conn.execute(
+            delete(email_notifications_t).where(email_notifications_t.c.player == player)
+        )
+        if address:
+            await conn.execute(
+                insert(email_notifications_t).values(
+                    player=player, address=address, created_at=datetime.now(UTC)
+                )
+            )
+
+
+async def emails_of(store: Store, players: list[str]) -> dict[str, str]:
+    async with store.db.connect() as conn:
+        rows = await conn.execute(
+            select(email_notifications_t).where(email_notifications_t.c.player.in_(players))
+        )
+        return {str(r.player): str(r.address) for r in rows}

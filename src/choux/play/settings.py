@@ -96,6 +96,14 @@ class Settings:
     push_allow_local: bool = field(
         default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1"
     )
+    #: SMTP server for « À vous de jouer » by e-mail ("" = no e-mail): smtp://host:25,
+    #: smtp+starttls://user:password@host:587 or smtps://user:password@host:465
+    smtp_url: str = field(default_factory=lambda: os.environ.get("CHOUX_SMTP_URL", ""))
+    smtp_from: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
+    )
+    #: the site's public address, for the links in e-mails (e.g. https://choux.example.org)
+    public_url: str = field(default_factory=lambda: os.environ.get("CHOUX_PUBLIC_URL", ""))
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")

@@ -16,6 +16,7 @@ from choux.play.settings import Settings
 from choux.play.store import Store
 from choux.web import days_pages, errors, pages, ws
 from choux.web.headers import SecurityHeaders
+from choux.web.mail import Mailer
 from choux.web.push import WebPush
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
@@ -38,6 +39,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         push = await WebPush.open(settings, store)
         service.turn_hooks.append(push.notify_turn)
         app.state.push = push
+        mailer = Mailer(settings, store)
+        service.turn_hooks.append(mailer.notify_turn)
+        app.state.mailer = mailer
         await service.start()
         try:
             yield

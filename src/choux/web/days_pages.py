@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from choux.play import push_store
 from choux.play.correspondence import GAMES, MOVE_TIMES, ON_TIMEOUT
 from choux.play.errors import TableError
+from choux.web.mail import Mailer
 from choux.web.push import WebPush
 from choux.web.session import Session
 from choux.web.templating import render, templates
@@ -94,6 +95,32 @@ async def push_unsubscribe(request: Request) -> Response:
     if isinstance(endpoint, str) and len(endpoint) <= 1000:
         await push_store.drop(push.store, endpoint, session.player)
     return JSONResponse({"message": "Notifications désactivées sur cet appareil."})
+
+
+@router.get("/notifications/email")
+async def email_state(request: Request) -> JSONResponse:
+    """Whether this server mails turns, and the address this visitor gave (only to them)."""
+    mailer: Mailer = request.app.state.mailer
+    session: Session = request.state.session
+    address = None
+    if mailer.enabled:
+        address = (await push_store.emails_of(mailer.store, [session.player])).get(session.player)
+    return JSONResponse({"enabled": mailer.enabled, "address": address})
+
+
+@router.post("/notifications/email")
+async def email_set(request: Request) -> Response:
+    """Give (or clear, with an empty address) the address turns are mailed to."""
+    mailer: Mailer = request.app.state.mailer
+    try:
+        session, data = await checked_json(request)
+        value = data.get("address") if isinstance(data, dict) else 0
+        address = await mailer.remember(session.player, value)
+    except TableError as error:
+        return refused(error.message, error.kind if isinstance(error.kind, int) else 400)
+    if address is None:
+        return JSONResponse({"message": "Plus d'e-mails pour vos tours.", "address": None})
+    return JSONResponse({"message": f"Vos tours seront annoncés à {address}.", "address": address})
 
 
 @router.get("/manifest.webmanifest", include_in_schema=False)

@@ -3,6 +3,7 @@ import { clear, h, newId } from "./dom.js";
 import { TableSocket } from "./net.js";
 import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
+import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
 import * as generic from "./games/generic.js";
 
@@ -237,7 +238,10 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
 });
 
 cues.switchButton(document.getElementById("days-switches"));
-if (mySeat !== null) pushSwitch(document.getElementById("days-switches"), showNotice);
+if (mySeat !== null) {
+  pushSwitch(document.getElementById("days-switches"), showNotice);
+  mailForm(document.getElementById("days-switches"), showNotice);
+}
 
 draw();
 window.chouxTable = { get current() { return current; }, act };
