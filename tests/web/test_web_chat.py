@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
+from scaleout_helpers import free_port, redis_on
 from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, join, other, play_to_end, receive_state
+from webhelpers import (
+    client,
+    create_table,
+    join,
+    other,
+    play_to_end,
+    postgres_or_skip,
+    receive_state,
+)
 
 from choux.engine.views import strings_in
 from choux.play.chat import MAX_CHARS
@@ -146,3 +157,29 @@ def test_the_replay_shows_the_chat_as_text(sqlite_url: str, course: str) -> None
         assert page.status_code == 200
         assert "&lt;script&gt;alert(1)&lt;/script&gt; bien joué" in page.text
         assert "<script>alert(1)" not in page.text
+
+
+@pytest.mark.postgres
+def test_chat_crosses_processes(course: str) -> None:
+    with (
+        postgres_or_skip() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, resync_seconds=0.5) as a,
+        client(db, redis_url=redis_url, resync_seconds=0.5) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        bob = TestClient(b.app)
+        bob.portal = b.portal
+        join(bob, code, "Bob")
+        with (
+            a.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            receive(wa, "chat")
+            receive(wb, "chat")
+            wa.send_json({"type": "chat", "text": "Salut depuis A"})
+            assert receive_line(wb)["text"] == "Salut depuis A"
+            wa.send_json({"type": "chat_mute", "who": "s1", "muted": True})
+            assert receive(wb, "chat")["muted"] == ["s1"]
+            wb.send_json({"type": "chat", "text": "et B ?"})
+            assert "retiré la parole" in receive(wb, "chat_refused")["message"]
