@@ -134,7 +134,11 @@ class Correspondence(Presence, Scheduler):
         """Write (or read back) the deadline of `version`, show it, tell whom it waits for."""
         if self._fired.get((table.code, version)) == float("inf"):
             return  # being fired here: its deadline is the stored one, passed
-        rule = await self.rule_for(table)
+        try:
+            rule = await self.rule_for(table)
+        except Exception as error:  # the store away: the next change or restart sets it
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            return
         if rule is None or table.version != version:
             return
         waited = [s for s in table.state.actors() if table.seats[s].kind == "human"]
@@ -166,7 +170,12 @@ class Correspondence(Presence, Scheduler):
 
     async def _grace(self, table: LiveTable, seat: int) -> None:
         """No bot replaces an absent person at a correspondence table: they have days."""
-        if await self.rule_for(table) is not None:
+        try:
+            days = await self.rule_for(table) is not None
+        except Exception as error:  # cannot tell: the usual grace (it retries its writes)
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            days = False
+        if days:
             return
         await super()._grace(table, seat)
 
