@@ -141,3 +141,22 @@ def test_with_two_processes_one_of_them_fires_each_deadline() -> None:
         a.portal.call(asyncio.sleep, 1.0)  # both pollers have seen the deadline by now
         assert len(service_a.fired_log) + len(service_b.fired_log) == 1
         assert stored(a, code).version == 1
+
+
+def test_an_open_correspondence_table_waits_days_for_its_players(sqlite_url: str) -> None:
+    with client(sqlite_url, open_table_seconds=0.3) as c:
+        days = create_days_table(c, "chouine")
+        page = c.get("/nouvelle?jeu=chouine")
+        data = {
+            "csrf": csrf_of(page.text),
+            "jeu": "chouine",
+            "joueurs": "2",
+            "pseudo": "Alice",
+            "place_0": "human",
+            "place_1": "human",
+        }
+        at_once = c.post("/tables", data=data, follow_redirects=False).headers["location"]
+        at_once = at_once.rsplit("/", 1)[1]
+        wait_for(lambda: stored(c, at_once).status == "over")
+        c.portal.call(asyncio.sleep, 0.5)
+        assert stored(c, days).status == "open"

@@ -39,6 +39,8 @@ ON_TIMEOUT = {
 }
 #: games that can be played over days (Cul de Chouette's races need everyone at once)
 GAMES = ("chouine", "chouineurs", "parlote")
+#: seconds an open correspondence table waits for its players before it closes
+OPEN_SECONDS = 7 * 86400
 #: seconds before the same due deadline is tried again when firing it did nothing
 REFIRE_SECONDS = 5.0
 
@@ -178,6 +180,20 @@ class Correspondence(Presence, Scheduler):
         if days:
             return
         await super()._grace(table, seat)
+
+    async def _expire(self, table: LiveTable, delay: float) -> None:
+        """An open correspondence table waits `OPEN_SECONDS` for its players (a friend may
+        answer the invitation days later), not the few hours of a table played at once."""
+        await asyncio.sleep(delay)
+        try:
+            days = await self.rule_for(table) is not None
+        except Exception:  # cannot tell: the usual limit
+            days = False
+        if days and table.row.created_at is not None:
+            left = table.row.created_at.timestamp() + OPEN_SECONDS - time.time()
+            if left > 0:
+                await asyncio.sleep(left)
+        await super()._expire(table, 0)
 
     # ------------------------------------------------------------------ firing
 
