@@ -183,3 +183,27 @@ def test_chat_crosses_processes(course: str) -> None:
             assert receive(wb, "chat")["muted"] == ["s1"]
             wb.send_json({"type": "chat", "text": "et B ?"})
             assert "retiré la parole" in receive(wb, "chat_refused")["message"]
+
+
+def test_the_host_can_close_the_spectators_chat(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        watcher = other(alice)
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            watcher.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            receive(wa, "chat")
+            receive(ws, "chat")
+            wa.send_json({"type": "chat_mute", "who": "spectators", "muted": True})
+            assert receive(ws, "chat")["muted"] == ["spectators"]
+            ws.send_json({"type": "chat", "text": "psst"})
+            assert "fermé la discussion des spectateurs" in receive(ws, "chat_refused")["message"]
+            wa.send_json({"type": "chat", "text": "entre nous"})
+            assert receive_line(wa)["text"] == "entre nous"
+            wa.send_json({"type": "chat_mute", "who": "spectators", "muted": False})
+            assert receive(ws, "chat")["muted"] == []
+            ws.send_json({"type": "chat", "text": "merci"})
+            assert receive_line(ws)["text"] == "merci"

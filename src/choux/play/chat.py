@@ -34,7 +34,9 @@ UNAVAILABLE = "La discussion est indisponible pour le moment : réessayez."
 KEPT = 200
 QUICK_REACTIONS = ("Bien joué !", "Oups", "Merci")
 ROOMS = ("players", "spectators")
-AUTHOR = re.compile(r"^(s\d{1,2}|v[0-9a-f]{12})$")
+AUTHOR = re.compile(r"^(s\d{1,2}|v[0-9a-f]{12}|spectators)$")
+#: the host's mute of a whole room: every spectator at once (the host cannot read it)
+ALL_SPECTATORS = "spectators"
 #: control characters (line breaks included) become spaces
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
@@ -126,6 +128,10 @@ class Chat(Sync):
         room = await self.chat_room(table)
         if speaker.author in room.muted:
             raise TableError("L'hôte de la table vous a retiré la parole.", "forbidden")
+        if speaker.room == "spectators" and ALL_SPECTATORS in room.muted:
+            raise TableError(
+                "L'hôte a fermé la discussion des spectateurs à cette table.", "forbidden"
+            )
         async with room.lock:  # lines reach the room in id order
             try:
                 line = await chat_store.add_message(
@@ -140,7 +146,8 @@ class Chat(Sync):
         return line
 
     async def host_mute(self, table: LiveTable, by: Speaker, author: object, mute: bool) -> None:
-        """The host silences (or gives back the word to) someone at the table."""
+        """The host silences (or gives back the word to) someone at the table, or every
+        spectator at once (`ALL_SPECTATORS`: players do not read the spectators' room)."""
         if by.seat is None or not table.seats[by.seat].host:
             raise TableError("Seul l'hôte de la table peut retirer la parole.", "forbidden")
         if not isinstance(author, str) or not AUTHOR.match(author):

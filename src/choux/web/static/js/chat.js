@@ -144,8 +144,16 @@ export class TableChat {
         onclick: () => this.toggleHidden(who),
       }));
     }
-    const silenced = this.serverMuted.has(this.me);
+    if (this.host) {
+      const closed = this.serverMuted.has("spectators");
+      this.hiddenBox.append(h("button", {
+        type: "button", class: "chat-tool chat-spectators", id: "chat-spectators",
+        text: closed ? "Rouvrir la discussion des spectateurs" : "Fermer la discussion des spectateurs",
+        onclick: () => this.send({ type: "chat_mute", who: "spectators", muted: !closed }),
+      }));
+    }
+    const silenced = this.serverMuted.has(this.me) || (this.room === "spectators" && this.serverMuted.has("spectators"));
     this.input.disabled = silenced;
-    this.input.placeholder = silenced ? "L'hôte vous a retiré la parole." : "Votre message…";
+    this.input.placeholder = silenced ? "L'hôte a retiré la parole." : "Votre message…";
   }
 }
