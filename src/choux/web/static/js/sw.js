@@ -16,7 +16,8 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("fetch", (event) => {
-  if (event.request.mode !== "navigate") return;  // only pages fall back to the offline page
+  // only page loads fall back to the offline page (form posts go to the network untouched)
+  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
   event.respondWith(fetch(event.request).catch(async () => (await caches.match(OFFLINE)) || Response.error()));
 });
 
