@@ -26,6 +26,8 @@ from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.engine.fairness import new_seed
 from choux.play.base import ServiceBase
+from choux.play.chat import Chat
+from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.presence import Presence
@@ -57,7 +59,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
-class TableService(Seating, Presence, Sync, Scheduler, WritePath, ServiceBase):
+class TableService(
+    Chat, Correspondence, Seating, Presence, Sync, Scheduler, WritePath, ServiceBase
+):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)
         #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)
@@ -81,9 +85,11 @@ class TableService(Seating, Presence, Sync, Scheduler, WritePath, ServiceBase):
                 self._arm_fill(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
+        self.start_deadlines()
 
     async def stop(self) -> None:
         self._closing = True
+        await self.stop_deadlines()
         for task in list(self.background):
             task.cancel()
         await self.pubsub.stop()

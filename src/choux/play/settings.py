@@ -84,6 +84,34 @@ class Settings:
     limit_messages: str = field(
         default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
     )
+    #: seconds between two looks at the store for correspondence deadlines that are due
+    correspondence_poll_seconds: float = field(
+        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25)
+    )
+    #: multiplies correspondence move times (tests and demos: 1/3600 makes an hour a second)
+    correspondence_scale: float = field(
+        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
+    )
+    #: the operator's contact in the VAPID claims of web push ("mailto:..." or "https://...")
+    push_contact: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
+    )
+    #: accept push endpoints on plain http or local addresses (tests, local push stubs)
+    push_allow_local: bool = field(
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1"
+    )
+    #: SMTP server for « À vous de jouer » by e-mail ("" = no e-mail): smtp://host:25,
+    #: smtp+starttls://user:password@host:587 or smtps://user:password@host:465
+    smtp_url: str = field(default_factory=lambda: os.environ.get("CHOUX_SMTP_URL", ""))
+    smtp_from: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
+    )
+    #: the site's public address, for the links in e-mails (e.g. https://choux.example.org)
+    public_url: str = field(default_factory=lambda: os.environ.get("CHOUX_PUBLIC_URL", ""))
+    #: chat messages per person and table (a flood is refused in French)
+    limit_chat: str = field(
+        default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
+    )
     #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted
     #: proxy says), "always" or "never"
     secure_cookies: str = field(

@@ -14,8 +14,10 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import accounts, errors, learn, pages, players, seating, ws
+from choux.web import accounts, days_pages, errors, learn, pages, players, seating, ws
 from choux.web.headers import SecurityHeaders
+from choux.web.mail import Mailer
+from choux.web.push import WebPush
 from choux.web.ratelimits import Limits, limit_requests
 from choux.web.session import Sessions
 
@@ -34,6 +36,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         app.state.service = service
         app.state.sessions = Sessions(key, settings.secure_cookies)
+        push = await WebPush.open(settings, store)
+        service.turn_hooks.append(push.notify_turn)
+        app.state.push = push
+        mailer = Mailer(settings, store)
+        service.turn_hooks.append(mailer.notify_turn)
+        app.state.mailer = mailer
         await service.start()
         try:
             yield
@@ -51,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(seating.router)
     app.include_router(ws.router)
+    app.include_router(days_pages.router)
     errors.install(app)
 
     def too_many(request: Request) -> Response:

@@ -12,6 +12,8 @@ from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.fairness import commitment
 from choux.engine.record import Record, RecordError, replay_steps
+from choux.play.chat_store import messages_of_record
+from choux.play.correspondence import parse_rule
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web import seating
@@ -201,6 +203,9 @@ async def create_table(request: Request) -> Response:
         clock = int(form.get("pendule", "0"))
     except ValueError as error:
         raise TableError("Pendule impossible.") from error
+    days = parse_rule(name, form.get("correspondance"), form.get("echeance"))
+    if days is not None:
+        clock = 0  # the move time of a correspondence table replaces the clock
     creator = form.get("pseudo", "") if any(s.kind == "human" for s in specs) else None
     # inviting friends: private unless « table publique » is ticked (the form says `prive`)
     private = (
@@ -219,6 +224,8 @@ async def create_table(request: Request) -> Response:
         client=client_key(request),
         private=private,
     )
+    if days is not None:
+        await service_of(request).make_correspondence(table, days)
     if token is not None:
         host = next(s for s in table.seats if s.host)
         session_of(request).remember(table.code, host.seat, token, host.name)
@@ -473,5 +480,6 @@ async def replay_page(request: Request, record_id: int) -> Response:
             },
             "renderer": renderer(game.name),
             "constants": game.client_constants(),
+            "chat": await messages_of_record(service_of(request).store, record_id),
         },
     )

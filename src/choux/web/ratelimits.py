@@ -29,6 +29,8 @@ LIMITED_POSTS = (
     (re.compile(r"^/t/[^/]+/rejouer$"), "create"),
     (re.compile(r"^/jouer-maintenant$"), "create"),  # may open a table
     (re.compile(r"^/t/[^/]+/(rejoindre|ajouter|reprendre)$"), "join"),
+    # notification settings: cheap, but each one is a database write
+    (re.compile(r"^/(push/abonnement|push/desabonnement|notifications/email)$"), "join"),
 )
 
 
@@ -50,6 +52,7 @@ class Limits:
             "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
             "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
             "login": _parse("CHOUX_LIMIT_LOGIN", settings.limit_login),
+            "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
         }
 
     async def allow(self, kind: str, client: str) -> bool:

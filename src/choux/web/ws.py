@@ -4,6 +4,7 @@ Client -> server (JSON text, at most MAX_MESSAGE bytes):
   {"type": "action", "id": "<client action id>", "action": {...}}
   {"type": "sync"}            full view and log again (after a gap)
   {"type": "pong"} / {"type": "ping"}
+  {"type": "chat", ...} / {"type": "chat_mute", ...}   table chat, see `chat_socket.py`
 Server -> client:
   {"type": "state", "version": V, "full": bool, "view": {...}, "log": [...], ...}
   {"type": "ack", "id": ..., "version": V} / {"type": "refused", "id": ..., "message": "..."}
@@ -23,11 +24,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
 from choux.engine.base import IllegalAction
+from choux.play.chat import Speaker, speaker_for
 from choux.play.errors import TableError
 from choux.play.seating import identity_seat
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber
+from choux.web import chat_socket
 from choux.web.accounts import attach
 from choux.web.ratelimits import Limits, client_key
 from choux.web.seating import may_watch
@@ -37,7 +40,7 @@ router = APIRouter()
 log = logging.getLogger("choux.web")
 
 MAX_MESSAGE = 4096
-CLIENT_TYPES = {"action", "sync", "ping", "pong"}
+CLIENT_TYPES = {"action", "sync", "ping", "pong"} | chat_socket.CHAT_TYPES
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -58,6 +61,7 @@ class Connection:
         self.sub = sub
         self.send_lock = asyncio.Lock()
         self.full = True
+        self.speaker: Speaker | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -118,13 +122,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     if seat is None and table.row.private and not may_watch(table, session):
         await websocket.close(code=4403, reason="table privée")
         return
+    speaker = speaker_for(table, seat, session.player, session.name)
+    chat_room = await service.chat_room(table)  # read here: the pusher task never queries
     await websocket.accept()
     sub = service.subscribe(table, seat)
     conn = Connection(websocket, table, sub)
+    conn.speaker = speaker
     sub.wake.set()  # first message: the full view
     tasks = [
         asyncio.create_task(conn.pusher()),
         asyncio.create_task(heartbeat(conn, settings.heartbeat_seconds)),
+        asyncio.create_task(chat_socket.pusher(conn, chat_room, conn.speaker)),
     ]
     try:
         await receive_loop(conn, service, seat)
@@ -189,6 +197,8 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             conn.sub.wake.set()
         elif kind == "action":
             await handle_action(conn, service, seat, message)
+        elif kind in chat_socket.CHAT_TYPES and conn.speaker is not None:
+            await chat_socket.handle(conn, service, conn.speaker, message, limits)
 
 
 async def refuse(conn: Connection, action_id: object, text: str) -> None:

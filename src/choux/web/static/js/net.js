@@ -116,10 +116,10 @@ export class TableSocket {
  *
  * Options: `initial` (the state message the page was rendered with), `seat` (when set, states
  * for another seat are ignored: the device no longer holds that seat), `banner`, and the
- * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`.
+ * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`, `onOther(message)`.
  */
 export class SeatChannel {
-  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy } = {}) {
+  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy, onOther } = {}) {
     this.current = initial;
     this.logLines = initial ? initial.log.slice() : [];
     this.logTo = initial ? initial.log_to : null;
@@ -128,6 +128,7 @@ export class SeatChannel {
     this.onState = onState || (() => {});
     this.onNotice = onNotice || (() => {});
     this.onBusy = onBusy || (() => {});
+    this.onOther = onOther || (() => {});  // any other message type (the table chat)
     this.socket = new TableSocket(url, {
       banner,
       onOpen: () => {
@@ -171,7 +172,14 @@ export class SeatChannel {
         if (this.current) this.onState(this.current);
       }
       this.onNotice(message.message);
+    } else {
+      this.onOther(message);
     }
+  }
+
+  /** Send a message that is not an action (the chat): false when offline. */
+  send(message) {
+    return this.socket.send(message);
   }
 
   settle() {

@@ -1,6 +1,10 @@
 // The table page: keeps the seat's view in sync over the WebSocket and draws it.
 import { clear, h } from "./dom.js";
 import { SeatChannel, tableSocketUrl } from "./net.js";
+import { TableChat } from "./chat.js";
+import { pushSwitch } from "./push.js";
+import { mailForm } from "./mail.js";
+import { Cues } from "./cues.js";
 import * as generic from "./games/generic.js";
 import { headline, placeLine } from "./outcome.js";
 import { announce, announceTurn } from "./announce.js";
@@ -24,6 +28,9 @@ try {
 
 let current = JSON.parse(document.getElementById("initial-state").textContent);
 let announcedTo = current.log_to;
+const cues = new Cues(root.dataset.game, mySeat);
+const chatBox = document.getElementById("chat");
+let chat = null;
 const channel = new SeatChannel(tableSocketUrl(code), {
   banner,
   initial: current,
@@ -31,12 +38,19 @@ const channel = new SeatChannel(tableSocketUrl(code), {
     // new log lines are said once (an ack re-delivers the same state; a full resync is not news)
     if (!message.full && message.log_to !== announcedTo) announce(message.log.map((line) => line.text));
     announcedTo = message.log_to;
+    const before = current;
     current = message;
+    cues.beforeDraw();
     draw();
+    if (before !== message) cues.afterDraw(before, current);  // sounds and motion: news only
   },
   onNotice: showNotice,
   onBusy: (busy) => root.classList.toggle("busy", busy),
+  onOther: (message) => {
+    if ((message.type === "chat" || message.type === "chat_refused") && chat) chat.receive(message);
+  },
 });
+chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)) : null;
 
 function showNotice(text) {
   notice.textContent = text;
@@ -149,7 +163,7 @@ function statusLine() {
     line.append(" ", clock);
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      figure.textContent = `${left} s`;
+      figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
       if (!left) clearInterval(statusLine.timer);
     };
     tick();
@@ -159,6 +173,13 @@ function statusLine() {
   root.classList.toggle("my-turn", myTurn);
   announceTurn(myTurn, text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
+}
+
+// a correspondence table's move time: « 2 j 5 h », « 11 h 59 min »
+function longDelay(seconds) {
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
 function draw() {
@@ -184,6 +205,12 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
     input.select();
   }
 });
+
+cues.switchButton(document.getElementById("days-switches"));
+if (mySeat !== null) {
+  pushSwitch(document.getElementById("days-switches"), showNotice);
+  mailForm(document.getElementById("days-switches"), showNotice);
+}
 
 draw();
 window.chouxTable = { get current() { return current; }, act };

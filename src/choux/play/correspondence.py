@@ -1,0 +1,288 @@
+"""Correspondence tables (« partie par correspondance »): a game played over days.
+
+Each person to move has the table's move time (an hour to days); nobody is replaced by a
+bot for being away while it lasts. When it runs out, the table's rule applies: a bot plays
+that one move (`bot`), or the game is abandoned and not rated (`abandon`).
+
+The deadline of each version is written in the store by the first process that reaches
+that version (a restart or another process finds it there and keeps it). One loop per
+process polls the store for deadlines that are due; firing goes through the scheduler's
+`_play_at` (or the same claim for an abandon), so one process plays each timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from choux.play import correspondence_store as cs
+from choux.play.correspondence_store import Rule
+from choux.play.errors import TableError
+from choux.play.presence import Presence
+from choux.play.scheduler import Planned, Scheduler
+from choux.play.settings import Settings
+from choux.play.store import Store
+from choux.play.tables import LiveTable
+
+log = logging.getLogger("choux.play")
+
+#: move times offered on the form, in seconds, with their French label
+MOVE_TIMES = {3600: "1 heure", 43200: "12 heures", 86400: "1 jour", 259200: "3 jours"}
+ON_TIMEOUT = {
+    "bot": "un robot joue le coup",
+    "abandon": "la partie est abandonnée (non classée)",
+}
+#: games that can be played over days (Cul de Chouette's races need everyone at once)
+GAMES = ("chouine", "chouineurs", "parlote")
+#: seconds an open correspondence table waits for its players before it closes
+OPEN_SECONDS = 7 * 86400
+#: seconds before the same due deadline is tried again when firing it did nothing
+REFIRE_SECONDS = 5.0
+
+#: called when it becomes these seats' turn at a correspondence table (notifications)
+TurnHook = Callable[[LiveTable, list[int]], Awaitable[None]]
+
+
+def parse_rule(game: str, move_seconds: object, on_timeout: object) -> Rule | None:
+    """The rule a creation form asks for (None: a table played in one sitting)."""
+    if move_seconds in (None, "", "0", 0):
+        return None
+    try:
+        seconds = int(str(move_seconds))
+    except ValueError as error:
+        raise TableError("Temps par coup impossible.") from error
+    if seconds not in MOVE_TIMES:
+        raise TableError("Temps par coup impossible.")
+    if game not in GAMES:
+        raise TableError(
+            "Ce jeu ne se joue pas par correspondance : tout le monde doit être là en même temps."
+        )
+    rule = str(on_timeout or "bot")
+    if rule not in ON_TIMEOUT:
+        raise TableError("Règle de fin de temps inconnue.")
+    return Rule(seconds, rule)
+
+
+class Correspondence(Presence, Scheduler):
+    def __init__(self, settings: Settings, store: Store) -> None:
+        super().__init__(settings, store)
+        #: the rule of each table id seen here (None: not a correspondence table)
+        self.rules: dict[int, Rule | None] = {}
+        #: (code, version) of deadlines being fired here, or fired lately (monotonic time)
+        self._fired: dict[tuple[str, int], float] = {}
+        #: turn notifications (web push, e-mail) hook in here
+        self.turn_hooks: list[TurnHook] = []
+        #: deadlines fired by this process: (due, fired) wall-clock times (benchmarks)
+        self.fired_log: list[tuple[float, float]] = []
+        self._days_tasks: weakref.WeakSet[asyncio.Task[None]] = weakref.WeakSet()
+
+    async def get(self, code: str) -> LiveTable:  # service.TableService
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ rules
+
+    async def make_correspondence(self, table: LiveTable, rule: Rule) -> None:
+        """Make a just-created table a correspondence table and arm its first deadline."""
+        await cs.create(self.store, table.row.id, rule)
+        self.rules[table.row.id] = rule
+        table.log.append(
+            (
+                table.version,
+                f"Partie par correspondance : {MOVE_TIMES[rule.move_seconds]} par coup ; "
+                f"au-delà, {ON_TIMEOUT[rule.on_timeout]}.",
+            )
+        )
+        if table.status == "live":
+            self._after_change(table)
+
+    async def rule_for(self, table: LiveTable) -> Rule | None:
+        if table.row.id not in self.rules:
+            self.rules[table.row.id] = await cs.rule_of(self.store, table.row.id)
+        return self.rules[table.row.id]
+
+    # ------------------------------------------------------------------ deadlines
+
+    def _after_change(self, table: LiveTable) -> None:
+        super()._after_change(table)
+        if table.status == "over" or self._closing:
+            return
+        rule = self.rules.get(table.row.id, Rule(0, ""))
+        if rule is None:  # known: not a correspondence table
+            return
+        self._days_task(self._set_deadline(table, table.version))
+
+    def _days_task(self, coro: Any) -> None:
+        """A background task of this part, awaited by `stop_deadlines` (it may be in the
+        middle of a query: the store must not close under it)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        self._days_tasks.add(task)
+
+    async def stop_deadlines(self) -> None:
+        """Before the store closes: cancel this part's tasks and let them unwind."""
+        tasks = [t for t in self._days_tasks if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+
+    async def _set_deadline(self, table: LiveTable, version: int) -> None:
+        """Write (or read back) the deadline of `version`, show it, tell whom it waits for."""
+        if self._fired.get((table.code, version)) == float("inf"):
+            return  # being fired here: its deadline is the stored one, passed
+        try:
+            rule = await self.rule_for(table)
+        except Exception as error:  # the store away: the next change or restart sets it
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            return
+        if rule is None or table.version != version:
+            return
+        waited = [s for s in table.state.actors() if table.seats[s].kind == "human"]
+        due = None
+        if table.status == "live" and waited:
+            seconds = rule.move_seconds * self.settings.correspondence_scale
+            due = datetime.now(UTC) + timedelta(seconds=seconds)
+        try:
+            stored = await cs.set_due(self.store, table.row.id, version, due)
+        except Exception as error:  # the store away: the next change or restart sets it
+            log.warning("table %s: deadline not stored: %s", table.code, error)
+            return
+        if stored is not True:
+            due = stored if isinstance(stored, datetime) else None
+        if table.version != version:
+            return
+        table.move_at = due.timestamp() if due is not None else None
+        table.meta += 1
+        table.wake_all()
+        if stored is True and waited:
+            for hook in self.turn_hooks:
+                self._days_task(self._run_hook(hook, table, waited))
+
+    async def _run_hook(self, hook: TurnHook, table: LiveTable, seats: list[int]) -> None:
+        try:
+            await hook(table, seats)
+        except Exception:  # a notification must never disturb the game
+            log.exception("table %s: turn notification failed", table.code)
+
+    async def _grace(self, table: LiveTable, seat: int) -> None:
+        """No bot replaces an absent person at a correspondence table: they have days."""
+        try:
+            days = await self.rule_for(table) is not None
+        except Exception as error:  # cannot tell: the usual grace (it retries its writes)
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            days = False
+        if days:
+            return
+        await super()._grace(table, seat)
+
+    async def _expire(self, table: LiveTable, delay: float) -> None:
+        """An open correspondence table waits `OPEN_SECONDS` for its players (a friend may
+        answer the invitation days later), not the few hours of a table played at once."""
+        await asyncio.sleep(delay)
+        try:
+            days = await self.rule_for(table) is not None
+        except Exception:  # cannot tell: the usual limit
+            days = False
+        if days and table.row.created_at is not None:
+            left = table.row.created_at.timestamp() + OPEN_SECONDS - time.time()
+            if left > 0:
+                await asyncio.sleep(left)
+        await super()._expire(table, 0)
+
+    # ------------------------------------------------------------------ firing
+
+    def start_deadlines(self) -> None:
+        """Called once at start-up: the loop that fires due correspondence deadlines."""
+        self._days_task(self._deadline_loop())
+
+    async def _deadline_loop(self) -> None:
+        interval = self.settings.correspondence_poll_seconds
+        while not self._closing:
+            try:
+                await self.fire_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("correspondence deadlines not checked: %s", error)
+            await asyncio.sleep(interval)
+
+    async def fire_due(self) -> int:
+        """Start firing every deadline that is due (returns how many were started)."""
+        now = time.monotonic()
+        self._fired = {k: t for k, t in self._fired.items() if t > now - REFIRE_SECONDS}
+        started = 0
+        for item in await cs.due(self.store, datetime.now(UTC)):
+            key = (item.code, item.version)
+            if key in self._fired:
+                continue
+            self._fired[key] = float("inf")  # running
+            self.rules.setdefault(item.table_id, item.rule)
+            self._days_task(self._fire(item))
+            started += 1
+        return started
+
+    async def _fire(self, item: cs.Due) -> None:
+        key = (item.code, item.version)
+        try:
+            table = await self.get(item.code)
+            rule = await self.rule_for(table)
+            if rule is None or table.version != item.version or table.status != "live":
+                return  # moved on (its own deadline is written by then) or over
+            if rule.on_timeout == "abandon":
+                fired = await self._abandon(table, item.version)
+            else:
+                fired = await self._bot_for_timeout(table, item.version)
+            if fired:
+                self.fired_log.append((item.due_at.timestamp(), time.time()))
+        except TableError as error:
+            log.warning("table %s: deadline not fired: %s", item.code, error)
+        except Exception:
+            log.exception("table %s: deadline failed", item.code)
+        finally:
+            self._fired[key] = time.monotonic()
+
+    async def _bot_for_timeout(self, table: LiveTable, version: int) -> bool:
+        """A bot plays the timed-out move, through the scheduler's one path for timers (the
+        claim: one process plays it). True if this process played it."""
+        choose = self._clock_move(table)
+        claimed = False
+
+        async def counted() -> Planned | None:
+            nonlocal claimed
+            claimed = True  # only the claim's holder gets here
+            return await choose()
+
+        await self._play_at(table, "move", version, 0, counted)
+        return claimed and table.version != version
+
+    async def _abandon(self, table: LiveTable, version: int) -> bool:
+        """Time ran out and the table said so: the game ends here, without a record (not
+        rated). True if this process ended it."""
+        if await self._take_turn(table, version, "abandon") is None:
+            return False
+        async with table.lock:
+            if table.version != version or table.status != "live":
+                return False
+            late = [table.names()[s] for s in table.state.actors()]
+            await self.store.set_status(table.row.id, "over")
+            await cs.clear_due(self.store, table.row.id)
+            table.row.status = "over"
+            table.move_at = None
+            self._after_change(table)
+            table.log.append(
+                (
+                    table.version,
+                    f"Temps écoulé pour {', '.join(late)} : partie abandonnée, non classée.",
+                )
+            )
+            table.meta += 1
+            table.wake_all()
+        self._publish(table.code)
+        self._finished(table)
+        return True

@@ -1,0 +1,115 @@
+"""Web push subscriptions kept per guest identity (migration 0007): a device that
+opted in gets « À vous de jouer » for every seat that identity holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, Index, String, Table, delete, insert, select
+
+from choux.play.store import Store, metadata
+
+push_subscriptions_t = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1000), primary_key=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("player", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_push_subscriptions_player", "player"),
+)
+
+
+email_notifications_t = Table(
+    "email_notifications",
+    metadata,
+    Column("player", String(40), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    endpoint: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, object]:
+        """The shape pywebpush expects (the browser's PushSubscription.toJSON())."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+#: devices kept per person: the oldest subscriptions beyond it are dropped (a script cannot
+#: make the server post to thousands of endpoints for one identity)
+MAX_DEVICES = 10
+
+
+async def save(store: Store, player: str, sub: Subscription) -> None:
+    """Keep a device's subscription (the same endpoint again replaces the old row; beyond
+    MAX_DEVICES for one person, the oldest go)."""
+    async with store.db.begin() as conn:
+        await conn.execute(
+            delete(push_subscriptions_t).where(push_subscriptions_t.c.endpoint == sub.endpoint)
+        )
+        await conn.execute(
+            insert(push_subscriptions_t).values(
+                endpoint=sub.endpoint,
+                p256dh=sub.p256dh,
+                auth=sub.auth,
+                player=player,
+                created_at=datetime.now(UTC),
+            )
+        )
+        kept = (
+            select(push_subscriptions_t.c.endpoint)
+            .where(push_subscriptions_t.c.player == player)
+            .order_by(push_subscriptions_t.c.created_at.desc())
+            .limit(MAX_DEVICES)
+        )
+        await conn.execute(
+            delete(push_subscriptions_t).where(
+                push_subscriptions_t.c.player == player,
+                push_subscriptions_t.c.endpoint.not_in(kept.scalar_subquery()),
+            )
+        )
+
+
+async def drop(store: Store, endpoint: str, player: str | None = None) -> None:
+    async with store.db.begin() as conn:
+        query = delete(push_subscriptions_t).where(push_subscriptions_t.c.endpoint == endpoint)
+        if player is not None:
+            query = query.where(push_subscriptions_t.c.player == player)
+        await conn.execute(query)
+
+
+async def of_players(store: Store, players: list[str]) -> list[Subscription]:
+    async with store.db.connect() as conn:
+        rows = await conn.execute(
+            select(push_subscriptions_t).where(push_subscriptions_t.c.player.in_(players))
+        )
+        return [Subscription(r.endpoint, r.p256dh, r.auth) for r in rows]
+
+
+async def set_email(store: Store, player: str, address: str | None) -> None:
+    """The address « À vous de jouer » is mailed to for this identity (None: no more)."""
+    async with store.db.begin() as conn:
+        await conn.execute(
+            delete(email_notifications_t).where(email_notifications_t.c.player == player)
+        )
+        if address:
+            await conn.execute(
+                insert(email_notifications_t).values(
+                    player=player, address=address, created_at=datetime.now(UTC)
+                )
+            )
+
+
+async def emails_of(store: Store, players: list[str]) -> dict[str, str]:
+    async with store.db.connect() as conn:
+        rows = await conn.execute(
+            select(email_notifications_t).where(email_notifications_t.c.player.in_(players))
+        )
+        return {str(r.player): str(r.address) for r in rows}

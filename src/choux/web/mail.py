@@ -1,0 +1,105 @@
+"""« À vous de jouer » by e-mail, when the operator sets an SMTP server (CHOUX_SMTP_URL).
+
+A person gives an address on a table page (kept under their guest identity); when a
+correspondence table starts waiting for them and they have no page open on it, one short
+message names the table and links to it. Sending runs in a thread (smtplib); a failure is
+logged and never reaches the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import smtplib
+from email.message import EmailMessage
+from urllib.parse import unquote, urlsplit
+
+from choux.play import push_store
+from choux.play.errors import TableError
+from choux.play.settings import Settings
+from choux.play.store import Store
+from choux.play.tables import LiveTable
+
+log = logging.getLogger("choux.web")
+
+ADDRESS = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+
+def clean_address(value: object) -> str | None:
+    """An e-mail address as given ("" or None: none); TableError (French) if unusable."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or len(value.strip()) > 254:
+        raise TableError("Adresse e-mail invalide.")
+    address = value.strip()
+    if not ADDRESS.match(address) or "." not in address.rsplit("@", 1)[1]:
+        raise TableError("Adresse e-mail invalide.")
+    return address
+
+
+class Mailer:
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.sent = 0
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.settings.smtp_url)
+
+    async def remember(self, player: str, value: object) -> str | None:
+        if not self.enabled:
+            raise TableError("Les e-mails ne sont pas configurés sur ce serveur.", 404)
+        address = clean_address(value)
+        await push_store.set_email(self.store, player, address)
+        return address
+
+    async def notify_turn(self, table: LiveTable, seats: list[int]) -> None:
+        """The turn hook: mail the waited-for people who have no page open on the table."""
+        if not self.enabled:
+            return
+        away = [
+            table.seats[s].player
+            for s in seats
+            if not table.connections.get(s) and s not in table.remote
+        ]
+        players = [p for p in away if p]
+        if not players:
+            return
+        addresses = await push_store.emails_of(self.store, players)
+        for address in addresses.values():
+            message = self.message(table, address)
+            try:
+                await asyncio.to_thread(self._send, message)
+                self.sent += 1
+            except Exception as error:
+                log.warning("table %s: e-mail not sent: %s", table.code, error)
+
+    def message(self, table: LiveTable, address: str) -> EmailMessage:
+        link = f"{self.settings.public_url.rstrip('/')}/t/{table.code}"
+        message = EmailMessage()
+        message["Subject"] = f"À vous de jouer · {table.game.title} (table {table.code})"
+        message["From"] = self.settings.smtp_from
+        message["To"] = address
+        message.set_content(
+            f"C'est votre tour à la table {table.code} ({table.game.title}).\n\n"
+            f"Jouez votre coup ici : {link}\n\n"
+            "Vous recevez ce message parce que vous avez demandé à être prévenu·e par e-mail "
+            "sur Choux. Pour ne plus le recevoir, videz l'adresse sur la page de la table.\n"
+        )
+        return message
+
+    def _send(self, message: EmailMessage) -> None:
+        url = urlsplit(self.settings.smtp_url)
+        host, port = url.hostname or "localhost", url.port
+        if url.scheme == "smtps":
+            client: smtplib.SMTP = smtplib.SMTP_SSL(host, port or 465, timeout=15)
+        else:
+            client = smtplib.SMTP(host, port or 25, timeout=15)
+        with client:
+            if url.scheme == "smtp+starttls":
+                client.starttls()
+            if url.username:
+                client.login(unquote(url.username), unquote(url.password or ""))
+            client.send_message(message)

@@ -1,0 +1,171 @@
+"""« À vous de jouer » by Web Push (pywebpush, VAPID).
+
+The VAPID key pair is made at the first start and kept in the store's `meta` table, so
+every process and every restart signs with the same key (the browsers' subscriptions are
+bound to its public half). A device opts in from a table page; its subscription is kept
+under the visitor's guest identity. When a correspondence table starts waiting for a
+person, each of their devices gets a notification naming the table and linking to it; the
+service worker shows nothing when that table's page is open and visible.
+
+A subscription the push service rejects as gone (404, 410) or that cannot be used
+(malformed keys) is dropped, without any error reaching the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import ipaddress
+import json
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from py_vapid import Vapid02  # type: ignore[import-untyped]
+from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+
+from choux.play import push_store
+from choux.play.errors import TableError
+from choux.play.push_store import Subscription
+from choux.play.settings import Settings
+from choux.play.store import Store
+from choux.play.tables import LiveTable
+
+log = logging.getLogger("choux.web")
+
+#: seconds a push service keeps a notification for a device that is offline
+TTL = 24 * 3600
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def parse_subscription(data: object, allow_local: bool = False) -> Subscription:
+    """A browser's PushSubscription.toJSON(), checked; TableError (French) if unusable.
+
+    The endpoint must be an https URL of a public host (the server will post to it), unless
+    `allow_local` (tests and local setups); the keys must be a P-256 point and 16 bytes."""
+    bad = TableError("Abonnement aux notifications illisible.")
+    if not isinstance(data, dict):
+        raise bad
+    endpoint, keys = data.get("endpoint"), data.get("keys")
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000 or not isinstance(keys, dict):
+        raise bad
+    parts = urlsplit(endpoint)
+    host = parts.hostname or ""
+    if parts.scheme != "https" and not (allow_local and parts.scheme == "http"):
+        raise bad
+    if not allow_local and (host in ("localhost", "") or _is_ip(host)):
+        raise bad
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not isinstance(p256dh, str) or not isinstance(auth, str) or len(p256dh) > 200:
+        raise bad
+    try:
+        point, secret = unb64url(p256dh), unb64url(auth)
+    except (binascii.Error, ValueError) as error:
+        raise bad from error
+    if len(point) != 65 or point[0] != 4 or len(secret) != 16:
+        raise bad
+    return Subscription(endpoint, p256dh, auth)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class WebPush:
+    """The VAPID keys, and sending to the devices of the people whose turn it is."""
+
+    def __init__(self, settings: Settings, store: Store, private_pem: str) -> None:
+        self.settings = settings
+        self.store = store
+        self.vapid = Vapid02.from_pem(private_pem.encode())
+        raw = self.vapid.public_key.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        #: the applicationServerKey the browsers subscribe with
+        self.public_key = b64url(raw)
+        #: notifications sent / subscriptions dropped by this process (tests, operators)
+        self.sent = 0
+        self.dropped = 0
+
+    @classmethod
+    async def open(cls, settings: Settings, store: Store) -> WebPush:
+        """Read the VAPID key from the store, or make and keep one at the first start."""
+
+        def make() -> str:
+            vapid = Vapid02()
+            vapid.generate_keys()
+            return bytes(vapid.private_pem()).decode()
+
+        return cls(settings, store, await store.secret("vapid_private_key", make))
+
+    async def subscribe(self, player: str, data: object) -> None:
+        sub = parse_subscription(data, self.settings.push_allow_local)
+        await push_store.save(self.store, player, sub)
+
+    async def notify_turn(self, table: LiveTable, seats: list[int]) -> None:
+        """The turn hook of correspondence tables: tell each waited-for person's devices."""
+        players = [p for p in (table.seats[s].player for s in seats) if p]
+        if not players:
+            return
+        subs = await push_store.of_players(self.store, players)
+        payload = json.dumps(
+            {
+                "title": "À vous de jouer",
+                "body": f"{table.game.title} · table {table.code} : c'est votre tour.",
+                "url": f"/t/{table.code}",
+                "tag": f"choux-{table.code}",
+            },
+            ensure_ascii=False,
+        )
+        await asyncio.gather(*(self.send(sub, payload) for sub in subs))
+
+    async def send(self, sub: Subscription, payload: str) -> bool:
+        """One notification; a subscription that is gone or unusable is dropped quietly."""
+        try:
+            await asyncio.to_thread(self._post, sub, payload)
+        except WebPushException as error:
+            status = error.response.status_code if error.response is not None else None
+            if status in (404, 410):
+                await self._drop(sub, f"gone ({status})")
+            else:
+                log.warning("push to %s failed: %s", urlsplit(sub.endpoint).netloc, error)
+            return False
+        except (ValueError, TypeError, binascii.Error) as error:  # keys the library refuses
+            await self._drop(sub, f"unusable ({error.__class__.__name__})")
+            return False
+        except Exception as error:  # the push service unreachable: try at the next turn
+            log.warning("push to %s failed: %s", urlsplit(sub.endpoint).netloc, error)
+            return False
+        self.sent += 1
+        return True
+
+    def _post(self, sub: Subscription, payload: str) -> Any:
+        return webpush(
+            sub.info(),
+            data=payload,
+            vapid_private_key=self.vapid,
+            vapid_claims={"sub": self.settings.push_contact},
+            ttl=TTL,
+            timeout=10,
+        )
+
+    async def _drop(self, sub: Subscription, why: str) -> None:
+        log.info("push subscription dropped: %s", why)
+        self.dropped += 1
+        try:
+            await push_store.drop(self.store, sub.endpoint)
+        except Exception as error:
+            log.warning("push subscription not dropped: %s", error)

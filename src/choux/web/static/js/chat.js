@@ -1,0 +1,159 @@
+// Table chat: one room for the seated players, another for spectators (the server decides).
+// Text is only ever put in the page with textContent (dom.js `h`), never as HTML.
+// Hiding someone is this viewer's choice, kept in this browser (localStorage); the host's
+// « retirer la parole » is kept by the server and refuses that person's messages.
+import { clear, h } from "./dom.js";
+
+export const QUICK_REACTIONS = ["Bien joué !", "Oups", "Merci"];
+const MAX_CHARS = 280;
+
+export class TableChat {
+  constructor(box, code, send) {
+    this.box = box;
+    this.code = code;
+    this.send = send;
+    this.lines = [];
+    this.serverMuted = new Set();
+    this.me = null;
+    this.host = false;
+    this.room = "players";
+    this.hidden = new Set(this.loadHidden());
+    this.build();
+  }
+
+  storageKey() {
+    return `choux.chat.hidden.${this.code}`;
+  }
+
+  loadHidden() {
+    try {
+      const stored = JSON.parse(localStorage.getItem(this.storageKey()) || "[]");
+      return Array.isArray(stored) ? stored.filter((x) => typeof x === "string") : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  saveHidden() {
+    try {
+      localStorage.setItem(this.storageKey(), JSON.stringify([...this.hidden]));
+    } catch (error) { /* private mode: the choice lasts for this page */ }
+  }
+
+  build() {
+    this.title = h("h2", { class: "chat-title", text: "Discussion" });
+    this.list = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
+    this.note = h("p", { class: "chat-note", id: "chat-note", role: "alert", hidden: true });
+    this.input = h("input", {
+      name: "message", maxlength: String(MAX_CHARS), autocomplete: "off",
+      "aria-label": "Votre message", placeholder: "Votre message…", id: "chat-input",
+    });
+    this.form = h("form", { class: "chat-form", id: "chat-form" },
+      this.input, h("button", { class: "button", type: "submit", text: "Envoyer" }));
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (this.say(this.input.value)) this.input.value = "";
+    });
+    this.quick = h("div", { class: "chat-quick", role: "group", "aria-label": "Réactions rapides" },
+      QUICK_REACTIONS.map((text) => h("button", {
+        class: "button chat-reaction", type: "button", text, onclick: () => this.say(text),
+      })));
+    this.hiddenBox = h("div", { class: "chat-hidden", id: "chat-hidden" });
+    clear(this.box).append(this.title, this.list, this.note, this.quick, this.form, this.hiddenBox);
+  }
+
+  say(text) {
+    const clean = String(text).trim();
+    if (!clean) return false;
+    if (clean.length > MAX_CHARS) {
+      this.showNote(`Message trop long : ${MAX_CHARS} caractères au plus.`);
+      return false;
+    }
+    if (!this.send({ type: "chat", text: clean })) {
+      this.showNote("Hors ligne : message non envoyé.");
+      return false;
+    }
+    return true;
+  }
+
+  receive(message) {
+    if (message.type === "chat_refused") {
+      this.showNote(message.message);
+      return;
+    }
+    if (message.full) this.lines = [];
+    const known = new Set(this.lines.map((l) => l.id));
+    for (const line of message.lines) if (!known.has(line.id)) this.lines.push(line);
+    this.lines = this.lines.slice(-200);
+    this.serverMuted = new Set(message.muted || []);
+    this.me = message.me;
+    this.host = !!message.host;
+    this.room = message.room;
+    this.title.textContent = this.room === "spectators" ? "Discussion des spectateurs" : "Discussion";
+    this.draw();
+  }
+
+  showNote(text) {
+    this.note.textContent = text;
+    this.note.hidden = !text;
+    clearTimeout(this.noteTimer);
+    if (text) this.noteTimer = setTimeout(() => { this.note.hidden = true; }, 6000);
+  }
+
+  toggleHidden(who) {
+    if (this.hidden.has(who)) this.hidden.delete(who);
+    else this.hidden.add(who);
+    this.saveHidden();
+    this.draw();
+  }
+
+  draw() {
+    clear(this.list);
+    const names = new Map();
+    for (const line of this.lines) {
+      names.set(line.who, line.name);
+      if (this.hidden.has(line.who)) continue;
+      const mine = line.who === this.me;
+      const tools = [];
+      if (!mine) {
+        tools.push(h("button", {
+          type: "button", class: "chat-tool chat-hide", text: "Masquer",
+          title: `Ne plus voir les messages de ${line.name}`, onclick: () => this.toggleHidden(line.who),
+        }));
+        if (this.host) {
+          const silenced = this.serverMuted.has(line.who);
+          tools.push(h("button", {
+            type: "button", class: "chat-tool chat-silence",
+            text: silenced ? "Rendre la parole" : "Retirer la parole",
+            onclick: () => this.send({ type: "chat_mute", who: line.who, muted: !silenced }),
+          }));
+        }
+      }
+      this.list.append(h("li", { class: mine ? "chat-line mine" : "chat-line", dataset: { who: line.who } },
+        h("span", { class: "chat-name", text: line.name + (this.serverMuted.has(line.who) ? " (sans parole)" : "") }),
+        h("span", { class: "chat-text", text: line.text }),
+        tools));
+    }
+    this.list.scrollTop = this.list.scrollHeight;
+    clear(this.hiddenBox);
+    for (const who of this.hidden) {
+      const name = names.get(who);
+      if (!name) continue;
+      this.hiddenBox.append(h("button", {
+        type: "button", class: "chat-tool chat-unhide", text: `Afficher ${name}`,
+        onclick: () => this.toggleHidden(who),
+      }));
+    }
+    if (this.host) {
+      const closed = this.serverMuted.has("spectators");
+      this.hiddenBox.append(h("button", {
+        type: "button", class: "chat-tool chat-spectators", id: "chat-spectators",
+        text: closed ? "Rouvrir la discussion des spectateurs" : "Fermer la discussion des spectateurs",
+        onclick: () => this.send({ type: "chat_mute", who: "spectators", muted: !closed }),
+      }));
+    }
+    const silenced = this.serverMuted.has(this.me) || (this.room === "spectators" && this.serverMuted.has("spectators"));
+    this.input.disabled = silenced;
+    this.input.placeholder = silenced ? "L'hôte a retiré la parole." : "Votre message…";
+  }
+}

@@ -1,0 +1,209 @@
+"""Table chat: players and spectators talk apart, text only, refusals in French."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from scaleout_helpers import free_port, redis_on
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
+from webhelpers import (
+    client,
+    create_table,
+    join,
+    other,
+    play_to_end,
+    postgres_or_skip,
+    receive_state,
+)
+
+from choux.engine.views import strings_in
+from choux.play.chat import MAX_CHARS
+
+
+def receive(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
+    """The next message of `kind` (states, pings and acks in between are skipped)."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return dict(message)
+    raise AssertionError(f"no {kind} message")
+
+
+def receive_line(ws: Any) -> dict[str, Any]:
+    """The next chat message that carries a line."""
+    for _ in range(50):
+        message = receive(ws, "chat")
+        if message["lines"]:
+            return dict(message["lines"][0])
+    raise AssertionError("no chat line")
+
+
+def test_players_talk_together_and_spectators_apart(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        watcher = other(alice)
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+            watcher.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            first = receive(wa, "chat")
+            assert first["full"] and first["lines"] == [] and first["me"] == "s0"
+            assert first["host"] is True
+            assert receive(ws, "chat")["room"] == "spectators"
+            receive(wb, "chat")
+            wa.send_json({"type": "chat", "text": "  Bonne <b>chance</b> !\n"})
+            line = receive_line(wb)
+            assert line["who"] == "s0" and line["name"] == "Alice"
+            assert line["text"] == "Bonne <b>chance</b> !"  # kept as text, the page escapes
+            assert set(line) == {"id", "room", "who", "name", "text", "at"}
+            assert receive_line(wa)["id"] == line["id"]
+            ws.send_json({"type": "chat", "text": "Je regarde"})
+            said = receive_line(ws)
+            assert said["room"] == "spectators" and said["who"].startswith("v")
+            wb.send_json({"type": "chat", "text": "Merci"})
+            assert receive_line(wb)["text"] == "Merci"  # Bob never got the spectator's line
+            assert receive_line(wa)["text"] == "Merci"
+            table = alice.app.state.service.tables[code]
+            tokens = {s.token_hash for s in table.seats if s.token_hash}
+            session_ids = {alice.cookies.get("choux"), bob.cookies.get("choux")}
+            assert not (tokens | session_ids) & strings_in(said)
+
+
+def test_bad_messages_are_refused_in_french_and_change_nothing(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url, limit_chat="3 per minute") as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            before = receive_state(wa)["version"]
+            for text in ("", "   \n ", "x" * (MAX_CHARS + 1), 42):
+                wb.send_json({"type": "chat", "text": text})
+                refused = receive(wb, "chat_refused")
+                assert "Message" in refused["message"]
+            wb.send_json({"type": "chat", "text": "x" * MAX_CHARS})  # exactly the limit: said
+            assert len(receive_line(wa)["text"]) == MAX_CHARS
+            # a flood: the first ones pass, then a French refusal; Alice may still talk
+            for n in range(4):
+                wb.send_json({"type": "chat", "text": f"spam {n}"})
+            assert "Trop de messages" in receive(wb, "chat_refused")["message"]
+            wa.send_json({"type": "chat", "text": "Calme-toi"})
+            texts = [receive_line(wa)["text"] for _ in range(3)]
+            assert texts == ["spam 0", "spam 1", "Calme-toi"]
+            service = alice.app.state.service
+            assert service.tables[code].version == before  # the game did not move
+
+
+def test_the_host_silences_a_player_and_others_cannot(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            receive(wa, "chat")
+            receive(wb, "chat")
+            wb.send_json({"type": "chat_mute", "who": "s0", "muted": True})
+            assert "Seul l'hôte" in receive(wb, "chat_refused")["message"]
+            wa.send_json({"type": "chat_mute", "who": "s1", "muted": True})
+            assert receive(wb, "chat")["muted"] == ["s1"]
+            wb.send_json({"type": "chat", "text": "hé !"})
+            assert "retiré la parole" in receive(wb, "chat_refused")["message"]
+            wa.send_json({"type": "chat_mute", "who": "s1", "muted": False})
+            assert receive(wb, "chat")["muted"] == []
+            wb.send_json({"type": "chat", "text": "merci"})
+            assert receive_line(wa)["text"] == "merci"
+
+
+def test_chat_is_kept_with_the_table_across_a_restart(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        with alice.websocket_connect(f"/t/{code}/ws") as wa:
+            wa.send_json({"type": "chat", "text": "à demain"})
+            assert receive_line(wa)["text"] == "à demain"
+        alice_cookies = dict(alice.cookies)
+    with client(sqlite_url) as again:
+        again.cookies.update(alice_cookies)
+        with again.websocket_connect(f"/t/{code}/ws") as wa:
+            history = receive(wa, "chat")
+            assert history["full"] and [x["text"] for x in history["lines"]] == ["à demain"]
+
+
+def test_the_replay_shows_the_chat_as_text(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "bot:random"], "Alice")
+        with alice.websocket_connect(f"/t/{code}/ws") as wa:
+            wa.send_json({"type": "chat", "text": "<script>alert(1)</script> bien joué"})
+            assert receive_line(wa)["text"].startswith("<script>")
+            wa.send_json({"type": "sync"})
+            end = play_to_end(wa)
+        page = alice.get(f"/parties/{end['record_id']}")
+        assert page.status_code == 200
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; bien joué" in page.text
+        assert "<script>alert(1)" not in page.text
+
+
+@pytest.mark.postgres
+def test_chat_crosses_processes(course: str) -> None:
+    with (
+        postgres_or_skip() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, resync_seconds=0.5) as a,
+        client(db, redis_url=redis_url, resync_seconds=0.5) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        bob = TestClient(b.app)
+        bob.portal = b.portal
+        join(bob, code, "Bob")
+        with (
+            a.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            receive(wa, "chat")
+            receive(wb, "chat")
+            wa.send_json({"type": "chat", "text": "Salut depuis A"})
+            assert receive_line(wb)["text"] == "Salut depuis A"
+            wa.send_json({"type": "chat_mute", "who": "s1", "muted": True})
+            assert receive(wb, "chat")["muted"] == ["s1"]
+            wb.send_json({"type": "chat", "text": "et B ?"})
+            assert "retiré la parole" in receive(wb, "chat_refused")["message"]
+
+
+def test_the_host_can_close_the_spectators_chat(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        watcher = other(alice)
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            watcher.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            receive(wa, "chat")
+            receive(ws, "chat")
+            wa.send_json({"type": "chat_mute", "who": "spectators", "muted": True})
+            assert receive(ws, "chat")["muted"] == ["spectators"]
+            ws.send_json({"type": "chat", "text": "psst"})
+            assert "fermé la discussion des spectateurs" in receive(ws, "chat_refused")["message"]
+            wa.send_json({"type": "chat", "text": "entre nous"})
+            assert receive_line(wa)["text"] == "entre nous"
+            wa.send_json({"type": "chat_mute", "who": "spectators", "muted": False})
+            assert receive(ws, "chat")["muted"] == []
+            ws.send_json({"type": "chat", "text": "merci"})
+            assert receive_line(ws)["text"] == "merci"

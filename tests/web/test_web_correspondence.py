@@ -1,0 +1,162 @@
+"""Correspondence tables: days per move, no bot for the absent, the table's rule at timeout,
+deadlines kept in the store across restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from scaleout_helpers import free_port, redis_on
+from sqlalchemy import update
+from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, csrf_of, join, other, postgres_or_skip, wait_for
+
+from choux.play.correspondence_store import correspondence_t
+
+HOUR = 3600
+
+
+def create_days_table(c: Any, game: str, on_timeout: str = "bot", seconds: int = HOUR) -> str:
+    page = c.get(f"/nouvelle?jeu={game}")
+    data = {
+        "csrf": csrf_of(page.text),
+        "jeu": game,
+        "joueurs": "2",
+        "pseudo": "Alice",
+        "place_0": "human",
+        "place_1": "human",
+        "pendule": "0",
+        "correspondance": str(seconds),
+        "echeance": on_timeout,
+    }
+    response = c.post("/tables", data=data, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return str(response.headers["location"]).rsplit("/", 1)[1]
+
+
+async def due_now(store: Any) -> None:
+    """Every stored deadline passed: as if the days had gone by."""
+    async with store.db.begin() as conn:
+        await conn.execute(update(correspondence_t).values(due_at=datetime(2000, 1, 1, tzinfo=UTC)))
+
+
+def stored(c: Any, code: str) -> Any:
+    service = c.app.state.service
+    return c.portal.call(service.store.load_table, code)
+
+
+def test_the_form_offers_days_for_chouine_and_says_why_not_for_cul_de_chouette(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url) as c:
+        assert 'name="correspondance"' in c.get("/nouvelle?jeu=chouine").text
+        page = c.get("/nouvelle?jeu=cul-de-chouette").text
+        assert 'name="correspondance"' not in page
+        assert "ne se joue pas par correspondance" in page
+        data = {
+            "csrf": csrf_of(page),
+            "jeu": "cul-de-chouette",
+            "joueurs": "2",
+            "pseudo": "Alice",
+            "place_0": "human",
+            "place_1": "human",
+            "correspondance": str(HOUR),
+        }
+        refused = c.post("/tables", data=data, follow_redirects=False)
+        assert refused.status_code == 400
+        assert "tout le monde doit être là" in refused.text
+        data.update(jeu="chouine", correspondance="7")
+        assert "Temps par coup impossible" in c.post("/tables", data=data).text
+        assert c.app.state.service.tables == {}  # nothing was created
+
+
+def test_an_absent_player_is_not_replaced_by_a_bot(sqlite_url: str) -> None:
+    with client(sqlite_url, grace_seconds=0.1) as alice:
+        code = create_days_table(alice, "chouine")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        with bob.websocket_connect(f"/t/{code}/ws") as wb:
+            wb.receive_json()
+        table = alice.app.state.service.tables[code]
+        wait_for(lambda: table.move_at is not None)
+        assert table.move_at > table.row.created_at.timestamp() + HOUR - 60
+        alice.portal.call(lambda: asyncio.sleep(0.5))
+        assert [s.kind for s in table.seats] == ["human", "human"]
+
+
+def test_at_timeout_a_bot_plays_that_move_even_after_a_restart(sqlite_url: str) -> None:
+    with client(sqlite_url, correspondence_scale=1000.0) as alice:  # an hour: not now
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        table = alice.app.state.service.tables[code]
+        wait_for(lambda: table.move_at is not None)
+        waiting = table.state.actors()
+    # restarted with hours of a second: the stored deadline (an hour away) is kept ...
+    with client(sqlite_url, correspondence_scale=1 / HOUR) as again:
+        again.portal.call(lambda: asyncio.sleep(0.6))
+        assert stored(again, code).version == 0
+    # ... and fires once it is due, without anyone visiting the table
+    with client(sqlite_url, correspondence_scale=1 / HOUR) as later:
+        service = later.app.state.service
+        later.portal.call(due_now, later.app.state.store)
+        wait_for(lambda: stored(later, code).version == 1, timeout=10)
+        table = later.portal.call(service.get, code)
+        assert table.status == "live" and table.seats[waiting[0]].kind == "human"
+        assert any("Temps écoulé" in str(text) for _, text in table.log)
+        # the next move has its own deadline, a second later (an hour scaled)
+        wait_for(lambda: stored(later, code).version == 2, timeout=10)
+
+
+def test_at_timeout_the_game_can_be_abandoned_and_not_rated(sqlite_url: str) -> None:
+    with client(sqlite_url, correspondence_scale=1 / HOUR) as alice:
+        code = create_days_table(alice, "chouine", "abandon")
+        join(other(alice), code, "Bob")
+        service = alice.app.state.service
+        wait_for(lambda: stored(alice, code).status == "over", timeout=10)
+        table = service.tables[code]
+        assert table.version == 0 and table.record_id is None
+        assert any("abandonnée" in str(text) for _, text in table.log)
+        assert alice.portal.call(service.store.ladder, "chouine") == []
+
+
+@pytest.mark.postgres
+def test_with_two_processes_one_of_them_fires_each_deadline() -> None:
+    slow = {"resync_seconds": 0.5, "correspondence_scale": 1000.0}
+    with (
+        postgres_or_skip() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, **slow) as a,
+        client(db, redis_url=redis_url, **slow) as b,
+    ):
+        code = create_days_table(a, "chouine")
+        join(other(a), code, "Bob")
+        assert b.get(f"/t/{code}").status_code == 200  # B holds the table too
+        service_a, service_b = a.app.state.service, b.app.state.service
+        wait_for(lambda: service_a.tables[code].move_at is not None)
+        a.portal.call(due_now, a.app.state.store)
+        wait_for(lambda: stored(a, code).version == 1)
+        wait_for(lambda: service_b.tables[code].version == 1)
+        a.portal.call(asyncio.sleep, 1.0)  # both pollers have seen the deadline by now
+        assert len(service_a.fired_log) + len(service_b.fired_log) == 1
+        assert stored(a, code).version == 1
+
+
+def test_an_open_correspondence_table_waits_days_for_its_players(sqlite_url: str) -> None:
+    with client(sqlite_url, open_table_seconds=0.3) as c:
+        days = create_days_table(c, "chouine")
+        page = c.get("/nouvelle?jeu=chouine")
+        data = {
+            "csrf": csrf_of(page.text),
+            "jeu": "chouine",
+            "joueurs": "2",
+            "pseudo": "Alice",
+            "place_0": "human",
+            "place_1": "human",
+        }
+        at_once = c.post("/tables", data=data, follow_redirects=False).headers["location"]
+        at_once = at_once.rsplit("/", 1)[1]
+        wait_for(lambda: stored(c, at_once).status == "over")
+        c.portal.call(asyncio.sleep, 0.5)
+        assert stored(c, days).status == "open"

@@ -1,0 +1,93 @@
+"""« À vous de jouer » by e-mail, tested against a local SMTP sink (aiosmtpd)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import Message
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from scaleout_helpers import free_port
+from test_web_correspondence import create_days_table
+from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, csrf_of, join, other, receive_state, wait_for
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture(name="smtp")
+def smtp_fixture() -> Iterator[tuple[Sink, str]]:
+    sink = Sink()
+    port = free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield sink, f"smtp://127.0.0.1:{port}"
+    finally:
+        controller.stop()
+
+
+def give_address(c: Any, code: str, address: object) -> Any:
+    token = csrf_of(c.get(f"/t/{code}").text)
+    return c.post(
+        "/notifications/email",
+        content=json.dumps({"address": address}),
+        headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+    )
+
+
+def test_the_person_away_is_mailed_when_their_turn_comes(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    sink, url = smtp
+    with client(sqlite_url, smtp_url=url, public_url="https://choux.example") as alice:
+        code = create_days_table(alice, "chouine")
+        for bad in ("pas-une-adresse", "a@b", "x" * 250 + "@example.org", 12, "a b@example.org"):
+            answer = give_address(alice, code, bad)
+            assert answer.status_code == 400 and "invalide" in answer.json()["message"]
+        assert give_address(alice, code, "alice@example.org").is_success
+        bob = other(alice)
+        assert bob.get("/notifications/email").json() == {"enabled": True, "address": None}
+        assert give_address(bob, code, "bob@example.org").is_success
+        join(bob, code, "Bob")
+        table = alice.app.state.service.tables[code]
+        wait_for(lambda: len(sink.messages) == 1)
+        waited = table.state.actors()[0]
+        mail = sink.messages[0]
+        assert mail["To"] == ("alice@example.org" if waited == 0 else "bob@example.org")
+        assert code in mail["Subject"] and "À vous de jouer" in mail["Subject"]
+        body = mail.get_content()  # type: ignore[attr-defined]
+        assert f"https://choux.example/t/{code}" in body
+
+        # both pages open: the next turn is not mailed (the person is there)
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            ws = wa if waited == 0 else wb
+            legal = receive_state(ws)["view"]["legal"]
+            ws.send_json({"type": "action", "id": "m1", "action": legal[0]["action"]})
+            wait_for(lambda: table.version == 1)
+            alice.portal.call(asyncio.sleep, 0.5)
+        assert len(sink.messages) == 1
+        # an empty address stops the mails
+        assert give_address(alice, code, "").json()["address"] is None
+        assert alice.get("/notifications/email").json()["address"] is None
+
+
+def test_without_smtp_no_address_is_taken(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_days_table(c, "chouine")
+        assert c.get("/notifications/email").json() == {"enabled": False, "address": None}
+        assert give_address(c, code, "a@example.org").status_code == 404
