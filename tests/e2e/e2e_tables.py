@@ -129,7 +129,7 @@ class QuickBot:
 def quicken_bots(server: LiveServer, invite: str, factor: float) -> None:
     """Scale the bots' delays at the table of `invite` by `factor` (below 1: a short game for
     the tests; above 1: slower bots); a second call replaces the first factor."""
-    code = invite.split("?")[0].rstrip("/").rsplit("/", 1)[1]
+    code = code_of(invite)
 
     async def wrap() -> None:
         table = server.service.tables[code]
@@ -203,6 +203,12 @@ def shoot_sizes(page: Any, name: str) -> None:
         page.set_viewport_size(size)
 
 
+def code_of(link: str) -> str:
+    """The table code in an invite link or a table page's address (a private table's link
+    carries its key after `?cle=`)."""
+    return link.split("?")[0].rstrip("/").rsplit("/", 1)[1]
+
+
 def prepared_table(
     page: Any,
     server: Any,
@@ -215,7 +221,7 @@ def prepared_table(
     to be steered with `put_state`; returns its code."""
     seats = {seat: "human" for seat in range(players)}
     invite = create_table(page, server.url, game, pseudo, players, seats, options)
-    return invite.split("?")[0].rsplit("/", 1)[1]
+    return code_of(invite)
 
 
 def put_state(server: Any, code: str, state: Any) -> None:

@@ -15,6 +15,7 @@ from e2e_tables import (
     DESKTOP,
     PHONE,
     chromium,
+    code_of,
     create_table,
     live_server,
     prepared_table,
@@ -94,7 +95,7 @@ def test_no_serious_axe_violation_on_any_page_or_table(tmp_path: Path, scheme: s
         bots = {0: f"bot:{level}", 1: f"bot:{level}"}
         invite = create_table(page, server.url, "cul-de-chouette", "", 2, bots, {"objectif": "20"})
         quicken_bots(server, invite, 0.01)
-        finished = invite.rstrip("/").rsplit("/", 1)[1]
+        finished = code_of(invite)
         tables = {name: prepared_table(page, server, name, "Alice", n) for name, n in GAMES.items()}
         states: dict[str, Any] = {
             name: games.get(name).new(n, 7, {}) for name, n in GAMES.items() if name != "parlote"

@@ -10,17 +10,22 @@ from typing import Any
 
 import e2e_tables as tables
 import pytest
-from e2e_tables import DESKTOP, PHONE, LiveServer, chromium, live_server, shoot_sizes, watched_page
+from e2e_tables import (
+    DESKTOP,
+    PHONE,
+    LiveServer,
+    chromium,
+    code_of,
+    live_server,
+    shoot_sizes,
+    watched_page,
+)
 
 from choux.web.seating import PRIVATE
 
 pytestmark = [pytest.mark.e2e]
 
 PASSWORD = "une longue phrase secrète"
-
-
-def code_of(url: str) -> str:
-    return url.split("?")[0].rstrip("/").rsplit("/", 1)[1]
 
 
 def wait_until(predicate: Any, timeout: float = 20.0) -> None:

@@ -15,6 +15,7 @@ import pytest
 from e2e_fixtures import browser_fixture, players_fixture  # noqa: F401 (fixtures)
 from e2e_flow import chouine_move, play_until, version
 from e2e_server import LiveServer, shoot
+from e2e_tables import code_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from pushstub import Device, PushStub
@@ -90,7 +91,7 @@ def test_a_correspondence_chouine_across_a_restart_with_push(days_server, player
         play_until(pages, chouine_move, lambda: len(pushes_for(stub, "/bob")) >= 1, timeout=60)
         first = pushes_for(stub, "/bob")[0]
         payload = device.read(first.body)
-        code = link.rsplit("/", 1)[1]
+        code = code_of(link)  # a private table's link carries its key
         assert payload["url"] == f"/t/{code}" and payload["title"] == "À vous de jouer"
 
         # the server restarts: same key, the game goes on, Bob is told again when his turn comes

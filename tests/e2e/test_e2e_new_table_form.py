@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from e2e_tables import DESKTOP, PHONE, chromium, live_server, shoot, watched_page
+from e2e_tables import DESKTOP, PHONE, chromium, code_of, live_server, shoot, watched_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -44,7 +44,7 @@ def test_scribe_is_a_seat_shown_only_with_real_dice(tmp_path: Path) -> None:
         page.fill("input[name=pseudo]", "Berthe")
         page.click("#new-table button[type=submit]")
         page.wait_for_url("**/t/*")
-        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        code = code_of(page.url)
         options = server.service.tables[code].row.options
         assert options["des"] == "reels" and options["scribe"] == 1
 
@@ -56,7 +56,7 @@ def test_scribe_is_a_seat_shown_only_with_real_dice(tmp_path: Path) -> None:
         assert not page.locator(SCRIBE).is_visible()
         page.click("#new-table button[type=submit]")
         page.wait_for_url("**/t/*")
-        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        code = code_of(page.url)
         assert server.service.tables[code].row.options["scribe"] == -1
         assert not errors, errors
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from e2e_tables import (
     chromium,
+    code_of,
     create_table,
     current,
     desktop_and_phone,
@@ -54,7 +55,7 @@ class PassiveBidder:
 
 
 def make_bots_pass_in_bidding(server: Any, invite: str) -> None:
-    code = invite.split("?")[0].rstrip("/").rsplit("/", 1)[1]
+    code = code_of(invite)
 
     async def wrap() -> None:
         table = server.service.tables[code]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import e2e_tables as tables
 import pytest
-from e2e_tables import PHONE, chromium, live_server, put_state, watched_page
+from e2e_tables import PHONE, chromium, code_of, live_server, put_state, watched_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -39,7 +39,7 @@ def test_the_crybaby_sees_the_trick_that_made_them_cry(tmp_path: Path) -> None:
         for seat in range(3):  # each plays their yellow: Alice's 1 is the lowest
             state.apply(seat, Play(code(state.hands[seat][0])))
         assert state.actors() == (0,)
-        put_state(server, invite.split("?")[0].rsplit("/", 1)[1], state)
+        put_state(server, code_of(invite), state)
         page.wait_for_selector(".cx-cry")
         assert "jetons en réserve" in page.inner_text(".cx-info")
         assert "Vous pleurez" in page.inner_text(".cx-cry")

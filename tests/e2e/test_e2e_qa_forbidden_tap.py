@@ -7,7 +7,7 @@ from pathlib import Path
 
 import e2e_tables as tables
 import pytest
-from e2e_tables import PHONE, chromium, live_server, put_state, watched_page
+from e2e_tables import PHONE, chromium, code_of, live_server, put_state, watched_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -26,7 +26,7 @@ def test_a_tap_on_a_forbidden_card_says_why_in_french(tmp_path: Path) -> None:
         )
         state = arrange(2, hands=["AH 7S 9C", "KH 8C TD"], trump="D", talon="", leader=1)
         state.apply(1, Play("KH"))  # Marcel leads; Alice answers
-        put_state(server, invite.split("?")[0].rsplit("/", 1)[1], state)
+        put_state(server, code_of(invite), state)
         blocked = ".cq-hand button.card.blocked:not([disabled])"
         page.wait_for_selector(f"#table:not(.busy) {blocked}")
         assert page.locator(blocked).count() == 2  # the seven of spades, the nine of clubs

@@ -15,9 +15,10 @@ from e2e_tables import (
     DESKTOP,
     PHONE,
     chromium,
+    code_of,
+    create_table,
     join,
     live_server,
-    prepared_table,
     put_state,
     shoot,
     watched_page,
@@ -55,8 +56,12 @@ def test_result_headline_is_written_for_the_winner_and_for_the_loser(tmp_path: P
     with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
         gustave, errors = watched_page(browser, DESKTOP)
         berthe, _ = watched_page(browser, PHONE, errors)
-        code = prepared_table(gustave, server, "parlote", "Gustave", 4)
-        join(berthe, f"{server.url}/t/{code}", "Berthe", place=BERTHE)
+        # a table of invited friends is private: Berthe comes in by the invite link
+        invite = create_table(
+            gustave, server.url, "parlote", "Gustave", 4, dict.fromkeys(range(4), "human")
+        )
+        code = code_of(invite)
+        join(berthe, invite, "Berthe", place=BERTHE)
         put_state(server, code, state)
         pages = {GUSTAVE: gustave, BERTHE: berthe}
         names = {GUSTAVE: "Gustave", BERTHE: "Berthe"}
