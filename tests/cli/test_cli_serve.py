@@ -52,7 +52,7 @@ def test_banner_names_the_address_and_warns_about_every_interface() -> None:
 def test_make_run_passes_port_and_host_to_choux_serve() -> None:
     def dry(*args: str) -> str:
         done = subprocess.run(
-            ["make", "-n", "run", *args],
+            ["make", "--no-print-directory", "-n", "run", *args],  # run from `make test` too
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -106,7 +106,7 @@ def test_cdc_typed_dice_and_stakes_survive_a_redraw(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
         code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
-        invite = f"{server.url}/t/{code}"
+        invite = page.locator("#invite-link").input_value()  # private: the link has the key
         # two seats are free: the page offers to seat someone else on this device
         assert page.locator(".shared-panel").is_visible()
         state = arrange(3, scores=[80, 50, 60], roller=A)
