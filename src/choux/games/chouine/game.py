@@ -16,7 +16,7 @@ from choux.engine.base import (
 from choux.games.chouine.actions import CODEC
 from choux.games.chouine.cards import CODE_INDEX, SHORT
 from choux.games.chouine.state import ChouineState
-from choux.games.chouine.variants import CLASSIQUE, LAVARDIN, PRESETS, variant_for
+from choux.games.chouine.variants import CLASSIQUE, LAVARDIN, PRESETS, Variant, variant_for
 
 
 class ChouineGame(Game):
@@ -63,8 +63,7 @@ class ChouineGame(Game):
         return ChouineState(variant_for(str(options["preset"]), players), options, seed)
 
     def check_options(self, players: int, options: dict[str, JSON]) -> None:
-        if players > 2 and options.get("manches") == 3:
-            raise InvalidOptions("À trois ou quatre joueurs, on joue une seule manche.")
+        check_match_length(variant_for(str(options["preset"]), players), options)
 
     def bots(self) -> dict[str, BotFactory]:
         from choux.ai.random import RandomBot
@@ -77,7 +76,7 @@ class ChouineGame(Game):
             (2, {}),
             (3, {}),
             (4, {}),
-            (2, {"preset": LAVARDIN, "manches": 1}),
+            (2, {"preset": LAVARDIN, "parties": 5}),
             (3, {"preset": LAVARDIN, "scores_visibles": True}),
         ]
 
@@ -91,6 +90,28 @@ class ChouineGame(Game):
 
     def render_text(self, view: dict[str, JSON]) -> str:
         return render_text(view)
+
+
+def check_match_length(variant: Variant, options: dict[str, JSON]) -> None:
+    """Only the match lengths of the rules exist; anything else is refused in French."""
+    parties, manches = options.get("parties", 3), options.get("manches", 0)
+    if parties not in variant.parties_choices:
+        if variant.players > 2:
+            raise InvalidOptions("À plusieurs, une manche se joue en 3 ou 5 parties.")
+        if variant.preset == LAVARDIN:
+            raise InvalidOptions("Aux règles de Lavardin, une manche se joue en 3 ou 5 parties.")
+        raise InvalidOptions(
+            "Aux règles classiques, la manche se gagne en deux parties (la belle si besoin) : "
+            "choisissez 3 parties."
+        )
+    if manches != 0 and manches not in variant.manches_choices:
+        if variant.players > 2:
+            raise InvalidOptions("À trois ou quatre joueurs, on joue une seule manche.")
+        if variant.preset == LAVARDIN:
+            raise InvalidOptions(
+                "Aux règles de Lavardin, le match se joue en deux manches gagnantes."
+            )
+        raise InvalidOptions("Aux règles classiques, le match se joue en une manche ou en trois.")
 
 
 def _cards(codes: Any) -> str:
@@ -151,9 +172,12 @@ def render_text(view: dict[str, JSON]) -> str:
         text = str(result["text"])
         for s in range(n):
             text = text.replace(f"{{p{s}}}", who(s))
-        totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
         title = "Partie précédente" if fresh else "Fin de la partie"
-        lines.append(f"{title} : {totals}. {text}")
+        if result.get("reason") == "chouine":
+            lines.append(f"{title} : {text}")  # the Chouine decides, not the points
+        else:
+            totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
+            lines.append(f"{title} : {totals}. {text}")
     if view["stage"] == "play":
         trick = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in view["trick"])
         if not trick:

@@ -112,6 +112,12 @@ from choux.games.chouine.rules import (
 from choux.games.chouine.variants import DECLARATION_NAMES, Variant
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
+CHOUINE = "chouine"
+#: after a Chouine the trick is only finished: its card, or a Chouine of one's own
+AFTER_CHOUINE = (
+    "Une Chouine a été annoncée : on finit seulement le pli "
+    "(jouez votre carte, ou annoncez votre propre Chouine)."
+)
 PAUSE_SECONDS = 6.0
 
 SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
@@ -259,8 +265,12 @@ class ChouineState(State):
         hand = self.hands[seat]
         playable = self.playable_cards(seat)
         actions: list[Action] = [PLAIN[c] for c in playable]
+        after_chouine = bool(self.chouines)
         for c, kind, _, _ in self.declarations_for(seat, playable):
-            actions.append(Play(CODES[c], kind))
+            if not after_chouine or kind == CHOUINE:
+                actions.append(Play(CODES[c], kind))
+        if after_chouine:
+            return actions  # the trick is only finished (see `_refuse_after_chouine`)
         if SEVENS[self.trump] in hand and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
@@ -316,6 +326,8 @@ class ChouineState(State):
         raise MalformedAction("Ce coup n'existe pas à la Chouine.")
 
     def _exchange(self, seat: Seat) -> list[Event]:
+        if self.chouines:
+            raise WindowClosed(AFTER_CHOUINE)
         hand = self.hands[seat]
         seven = card(SEVEN, self.trump)
         if not can_exchange_seven(
@@ -353,6 +365,8 @@ class ChouineState(State):
             raise IllegalAction(self._obligation(hand))
         declared = None
         if action.declare is not None:
+            if self.chouines and action.declare != CHOUINE:
+                raise WindowClosed(AFTER_CHOUINE)
             matching = [d for d in self.declarations_for(seat, [c]) if d[1] == action.declare]
             if not matching:
                 name = DECLARATION_NAMES.get(action.declare, action.declare)
@@ -417,8 +431,9 @@ class ChouineState(State):
         trick = self.trick
         winner = self.trick_seats[trick_winner(trick, self.trump)]
         gained = 0
-        for c in trick:
-            gained += POINTS[c]
+        if not self.chouines:  # the trick that ends on a Chouine scores nothing
+            for c in trick:
+                gained += POINTS[c]
         self.won[winner].extend(trick)
         self.card_points[winner] += gained
         self.tricks_won[winner] += 1
@@ -468,10 +483,13 @@ class ChouineState(State):
         if last_winner is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
         if chouine is not None:
-            text = f"Chouine ! {{p{chouine}}} : partie gagnée."
+            reason = CHOUINE
+            text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
         elif winner is None:
+            reason = "egalite"
             text = "Égalité : la partie est rejouée."
         else:
+            reason = "points"
             text = f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
         self.last_result = {
             "totals": totals,
@@ -480,9 +498,10 @@ class ChouineState(State):
             "last_trick_winner": last_winner,
             "winner": winner,
             "chouine": chouine,
+            "reason": reason,
             "text": text,
         }
-        events.append(Event("partie", text, winner, {"totals": list(totals)}))
+        events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
             return events
@@ -507,15 +526,17 @@ class ChouineState(State):
 
     def _manche_winner(self) -> int | None:
         """2 players: first to a majority of the manche's parties (2 of 3, 3 of 5). 3 or 4
-        players: after the manche's parties, the most parties won; a tie for the lead plays
-        another partie (la belle)."""
+        players: the manche stops as soon as nobody can catch up the leader with the
+        parties left to play; a lead still shared after them plays on until one leads alone."""
         wins = self.partie_wins
         best = max(wins)
         if self.n == 2:
             return wins.index(best) if best >= (self.parties_per_manche + 1) // 2 else None
-        if self.decided < self.parties_per_manche or wins.count(best) > 1:
-            return None
-        return wins.index(best)
+        left = max(0, self.parties_per_manche - self.decided)
+        leader = wins.index(best)
+        if all(w + left < best for s, w in enumerate(wins) if s != leader):
+            return leader
+        return None
 
     def is_belle(self) -> bool:
         """Whether the partie in play decides the manche for everyone still in the race."""
@@ -753,7 +774,8 @@ class ChouineState(State):
             assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
             assert self.masks[s] == hand_mask(self.hands[s]), "hand mask out of date"
         assert sorted(cards) == list(DECK), "a card was created or lost"
-        assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
+        if not self.chouines:  # the trick that ends on a Chouine scores nothing
+            assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
         if self.stage == PLAY:
             sizes = {len(h) for h in self.hands}
             assert len(self.trick) == len(self.trick_seats) < self.n
