@@ -26,6 +26,7 @@ from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence
 from choux import games
 from choux.ai.ismcts import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
+from choux.games.chouine.bots import ChouineSearch
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.state import ChouineState
 from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
@@ -34,7 +35,7 @@ from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
 class Timed:
     """Wraps the expert to time its searched decisions."""
 
-    def __init__(self, bot: SearchBot) -> None:
+    def __init__(self, bot: SearchBot | ChouineSearch) -> None:
         self.bot = bot
         self.times: list[float] = []
 
@@ -46,11 +47,14 @@ class Timed:
         return move
 
 
-def expert(name: str, seed: int, simulations: int | None) -> SearchBot:
-    factory = chouine_expert if name == "chouine" else chouineurs_expert
+def expert(name: str, seed: int, simulations: int | None) -> SearchBot | ChouineSearch:
+    if name == "chouine":
+        if simulations is None:
+            return chouine_expert(random.Random(seed))
+        return chouine_expert(random.Random(seed), simulations, None)
     if simulations is None:
-        return factory(random.Random(seed))
-    return factory(random.Random(seed), simulations, None)
+        return chouineurs_expert(random.Random(seed))
+    return chouineurs_expert(random.Random(seed), simulations, None)
 
 
 def report_times(times: list[float]) -> None:

@@ -13,6 +13,7 @@ import random
 
 from choux.ai.ismcts import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
+from choux.games.chouine import endgame
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
 from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
 from choux.games.chouine.rules import trick_winner
@@ -40,6 +41,8 @@ class GreedyBot:
 def best_action(
     state: ChouineState, seat: Seat, actions: list[Action], rng: random.Random
 ) -> Action:
+    if endgame.applies(state):
+        return endgame.solve(state)[1]  # two players, talon empty: exact play
     if EXCHANGE in actions:
         return EXCHANGE
     declares = [a for a in actions if isinstance(a, Play) and a.declare is not None]
@@ -127,24 +130,39 @@ def _master(c: int, unseen: set[int]) -> bool:
 
 #: weight of the point margin next to winning the partie (1): a tie-break between moves
 #: that win (or lose) anyway, and a smoother signal for the search
-MARGIN_WEIGHT = 0.004
+MARGIN_WEIGHT = 0.01
 
 
 def partie_over(root: State, now: State) -> bool:
-    """The search's horizon: the partie being played at `root` has ended."""
+    """The search's horizon: the partie being played at `root` has ended, or (two players)
+    the talon is empty and the exact solver can finish it."""
     assert isinstance(root, ChouineState) and isinstance(now, ChouineState)
-    return now.stage != PLAY or now.deals != root.deals
+    return now.stage != PLAY or now.deals != root.deals or endgame.applies(now)
+
+
+def _win_value(margin: int, players: int) -> float:
+    if margin >= endgame.WIN:
+        return 1.0
+    if margin <= -endgame.WIN:
+        return 0.0
+    win = 1.0 if margin > 0 else 0.0 if margin < 0 else 1.0 / players
+    return win + MARGIN_WEIGHT * margin
 
 
 def partie_value(state: State, seat: Seat) -> float:
     """Winning the partie (1, a replayed tie 1/players) plus a little of the point margin
-    over the best opponent; a rollout cut short counts its points so far."""
+    over the best opponent; with two players and the talon empty, the exact solver's
+    result; a rollout cut short otherwise counts its points so far."""
     assert isinstance(state, ChouineState)
+    if endgame.applies(state):
+        return _win_value(endgame.final_margin(state, seat), 2)
     result = state.last_result
     if state.stage == PLAY or result is None:
         totals = [state.card_points[s] + state.decl_points[s] for s in range(state.n)]
         win = 1.0 / state.n
     else:
+        if result.get("reason") == "chouine":
+            return 1.0 if result["winner"] == seat else 0.0
         totals = [int(t) for t in result["totals"]]
         winner = result["winner"]
         win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
@@ -152,15 +170,41 @@ def partie_value(state: State, seat: Seat) -> float:
     return win + MARGIN_WEIGHT * margin
 
 
+class ChouineSearch:
+    """The search levels: exact play once the talon is empty (two players), determinized
+    search before, whose worlds are finished by the same exact solver."""
+
+    def __init__(self, search: SearchBot) -> None:
+        self.search = search
+
+    @property
+    def last_simulations(self) -> int:
+        return self.search.last_simulations
+
+    @property
+    def last_worlds(self) -> int:
+        return self.search.last_worlds
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        if isinstance(state, ChouineState) and endgame.applies(state):
+            self.search.last_simulations = self.search.last_worlds = 0
+            if seat != state.turn:
+                return None
+            return BotMove(endgame.solve(state)[1])
+        return self.search.choose(state, seat)
+
+
 def expert_bot(
     rng: random.Random, simulations: int = EXPERT_SIMULATIONS, seconds: float | None = 0.3
-) -> SearchBot:
+) -> ChouineSearch:
     """The "expert" level: determinized search over the partie, greedy rollouts."""
-    return SearchBot(
-        rng,
-        rollout=GreedyBot,
-        evaluate=partie_value,
-        horizon=partie_over,
-        simulations=simulations,
-        seconds=seconds,
+    return ChouineSearch(
+        SearchBot(
+            rng,
+            rollout=GreedyBot,
+            evaluate=partie_value,
+            horizon=partie_over,
+            simulations=simulations,
+            seconds=seconds,
+        )
     )
