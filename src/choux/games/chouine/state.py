@@ -82,7 +82,16 @@ from choux.engine.base import (
     copy_rng,
     rng_fingerprint,
 )
-from choux.games.chouine.actions import EXCHANGE, NEXT_DEAL, PLAIN, Exchange, NextDeal, Play
+from choux.games.chouine.actions import (
+    ACTIONS,
+    EXCHANGE,
+    NEXT_DEAL,
+    PLAIN,
+    Exchange,
+    NextDeal,
+    Play,
+    action_id,
+)
 from choux.games.chouine.cards import (
     CODE_INDEX,
     CODES,
@@ -98,10 +107,13 @@ from choux.games.chouine.cards import (
     codes,
 )
 from choux.games.chouine.rules import (
+    BRISQUE_MASK,
+    DECLARED_QUEENS,
+    DRAWING_ORDERS,
+    QUEEN_BITS,
     can_exchange_seven,
     chouine_winner,
     declarations,
-    drawing_order,
     first_dealer,
     hand_mask,
     may_declare,
@@ -122,6 +134,7 @@ PAUSE_SECONDS = 6.0
 
 SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
+PHASE_EVENT = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
 
 #: events are immutable: the common ones are built once (playouts create millions)
@@ -277,6 +290,55 @@ class ChouineState(State):
             actions.append(EXCHANGE)
         return actions
 
+    # ------------------------------------------------------------------ contract: fast path
+
+    def legal_action_ids(self, seat: Seat) -> list[int]:
+        """The legal actions as ints (see actions.py), for search and playouts. When only
+        cards may be played this is the playable list itself: read it, never change it
+        (it is valid until the next move)."""
+        if seat != self.turn or self.stage != PLAY:
+            return []
+        hand = self.hands[seat]
+        talon = len(self.talon)
+        if self.trick and talon < self.n:
+            playable = phase_two_legal_cards(hand, self.trick, self.trump)
+        else:
+            playable = hand
+        mask = self.masks[seat]
+        # `may_declare` and the seven, inlined: this runs at every move of every playout
+        if (
+            mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]]
+            or (
+                not self.brisque_used[seat]
+                and (mask & BRISQUE_MASK).bit_count() >= self.variant.brisque_combo.size
+            )
+            or (mask >> SEVENS[self.trump] & 1 and talon >= 2)
+        ):
+            return [action_id(a) for a in self.legal_actions(seat)]
+        return playable
+
+    def apply_id(self, seat: Seat | None, action: int) -> None:
+        """Apply the action of this id without building events: the same rules as `apply`
+        (a plain card goes straight to `_put`, anything else through `apply`), the same
+        refusals (IllegalAction, state unchanged)."""
+        if (
+            0 <= action < 32
+            and seat == self.turn
+            and self.stage == PLAY
+            and self.masks[seat] >> action & 1
+            and not self.chouines
+        ):
+            trick = self.trick
+            if not trick or len(self.talon) >= self.n:
+                self._put(seat, action, False, None)
+                return
+            if action in phase_two_legal_cards(self.hands[seat], trick, self.trump):
+                self._put(seat, action, True, None)
+                return
+        if not 0 <= action < len(ACTIONS):
+            raise MalformedAction("Ce coup n'existe pas à la Chouine.")
+        self.apply(seat, ACTIONS[action])
+
     def declarations_for(
         self, seat: Seat, playable: list[int]
     ) -> list[tuple[int, str, tuple[int, ...], int]]:
@@ -376,24 +438,32 @@ class ChouineState(State):
         events: list[Event] = []
         if declared is not None:
             events.append(self._declare(seat, *declared))
+        self._put(seat, c, bool(closed), events)
+        return events
+
+    def _put(self, seat: Seat, c: int, closed: bool, events: list[Event] | None) -> None:
+        """Play the validated card `c` (and end the trick when it is complete); events are
+        appended only when asked for (`apply_id` asks for none)."""
+        trick = self.trick
         if closed:
             led = trick[0] >> 3
             if c >> 3 != led:
                 self.voids[seat] |= 1 << led
                 if c >> 3 != self.trump:
                     self.voids[seat] |= 1 << self.trump
-        hand.remove(c)
+        self.hands[seat].remove(c)
         self.masks[seat] ^= 1 << c
         shown = self.shown[seat]
-        if c in shown:
+        if shown and c in shown:
             shown.remove(c)
         trick.append(c)
         self.trick_seats.append(seat)
-        events.append(PLAY_EVENTS[seat][c])
+        if events is not None:
+            events.append(PLAY_EVENTS[seat][c])
         if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
-            return events
-        return self._end_trick(events)
+        else:
+            self._end_trick(events)
 
     def _obligation(self, hand: list[int]) -> str:
         led = self.trick[0] >> 3
@@ -426,7 +496,7 @@ class ChouineState(State):
         data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
         return Event("declare", text, seat, data)
 
-    def _end_trick(self, events: list[Event]) -> list[Event]:
+    def _end_trick(self, events: list[Event] | None) -> None:
         n = self.n
         trick = self.trick
         winner = self.trick_seats[trick_winner(trick, self.trump)]
@@ -440,32 +510,35 @@ class ChouineState(State):
         self.last_trick = (self.trick_seats, trick, winner)
         self.trick = []
         self.trick_seats = []
-        events.append(trick_event(winner, gained))
+        if events is not None:
+            events.append(trick_event(winner, gained))
         if self.chouines:
-            return self._end_partie(events, chouine_winner(self.chouines, self.trump), None)
+            chouine = chouine_winner(self.chouines, self.trump)
+            self._end_partie([] if events is None else events, chouine, None)
+            return
         talon = self.talon
         if len(talon) >= n:
             hands, masks = self.hands, self.masks
-            for s in drawing_order(winner, n):
+            for s in DRAWING_ORDERS[n][winner]:
                 drawn = talon.pop()
                 insort(hands[s], drawn)
                 masks[s] |= 1 << drawn
-            events.append(DRAW_EVENT)
+            if events is not None:
+                events.append(DRAW_EVENT)
             if not talon:
-                events.append(
-                    Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
-                )
+                if events is not None:
+                    events.append(PHASE_EVENT)
             elif self.variant.last_call and len(talon) == 2 and n == 2:
                 self.au_sept = True
-                events.append(Event("au_sept", f"{{p{winner}}} : « Au sept ! »", winner))
-            elif len(talon) < n:
+                if events is not None:
+                    events.append(Event("au_sept", f"{{p{winner}}} : « Au sept ! »", winner))
+            elif len(talon) < n and events is not None:
                 events.append(
                     Event("phase", "Plus assez de cartes pour piocher : fin de la pioche.")
                 )
         self.leader = self.turn = winner
         if not self.hands[winner]:
-            return self._end_partie(events, None, winner)
-        return events
+            self._end_partie([] if events is None else events, None, winner)
 
     # ------------------------------------------------------------------ parties and manches
 

@@ -7,6 +7,7 @@ Logic asks a `Variant` instead of testing ``preset == ...``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from choux.games.chouine.cards import ACE, JACK, KING, QUEEN, TEN
@@ -82,6 +83,7 @@ class Variant:
         return next(c for c in self.suit_combos if c.wins_partie)
 
 
+@functools.cache
 def variant_for(preset: str, players: int) -> Variant:
     """The rule set for a preset and a number of players (2 to 4)."""
     lavardin = preset == LAVARDIN
