@@ -24,7 +24,7 @@ import time
 
 from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
 from choux import games
-from choux.ai.ismcts import SearchBot
+from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
 from choux.games.chouine.bots import ChouineSearch
 from choux.games.chouine.bots import expert_bot as chouine_expert

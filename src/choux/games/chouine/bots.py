@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from choux.ai.ismcts import SearchBot
+from choux.ai.pimc import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
