@@ -26,8 +26,8 @@ from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
-from choux.games.chouine.bots import ChouineSearch
 from choux.games.chouine.bots import expert_bot as chouine_expert
+from choux.games.chouine.search import ChouineSearch
 from choux.games.chouine.state import ChouineState
 from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
 

@@ -23,6 +23,7 @@ LEVEL_LABELS = {
     "random": "au hasard",
     "greedy": "gourmand",
     "expert": "expert",
+    "maitre": "maître",
     "easy": "facile",
     "medium": "moyen",
     "hard": "difficile",

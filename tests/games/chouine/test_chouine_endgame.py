@@ -8,7 +8,7 @@ import pytest
 
 from choux.games.chouine.actions import Play
 from choux.games.chouine.cards import CODES, DECK, JACK, KING, QUEEN, TEN, card
-from choux.games.chouine.endgame import WIN, final_margin, solve
+from choux.games.chouine.endgame import WIN, final_margin, solve, wins
 from choux.games.chouine.state import PLAY, ChouineState
 from choux.games.chouine.testing import arrange
 
@@ -119,6 +119,8 @@ def test_phase_two_solver_is_exact_against_brute_force_on_random_endgames() -> N
             by_action[candidate] = brute_force(child, seat, memo)
         exact = max(by_action.values())
         assert final_margin(state, seat) == exact, state.snapshot()
+        assert wins(state, seat) == (exact > 0)
+        assert wins(state, 1 - seat) == (exact < 0)
         _, action = solve(state)
         assert by_action[action] == exact, (state.snapshot(), action)  # an optimal move
         chouines += abs(exact) >= WIN

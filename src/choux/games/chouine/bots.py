@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import random
 
-from choux.ai.pimc import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
 from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
 from choux.games.chouine.rules import trick_winner
-from choux.games.chouine.state import PLAY, ChouineState
-
-#: rollouts per decision of the "expert" level (its wall-clock cap is 0.3 s)
-EXPERT_SIMULATIONS = 100
+from choux.games.chouine.search import ChouineSearch
+from choux.games.chouine.state import ChouineState
 
 
 class GreedyBot:
@@ -126,85 +123,26 @@ def _master(c: int, unseen: set[int]) -> bool:
     return not any(h in unseen for h in range(c + 1, (c | 7) + 1))
 
 
-# --------------------------------------------------------------------------- expert
+# --------------------------------------------------------------------------- search levels
 
-#: weight of the point margin next to winning the partie (1): a tie-break between moves
-#: that win (or lose) anyway, and a smoother signal for the search
-MARGIN_WEIGHT = 0.01
-
-
-def partie_over(root: State, now: State) -> bool:
-    """The search's horizon: the partie being played at `root` has ended, or (two players)
-    the talon is empty and the exact solver can finish it."""
-    assert isinstance(root, ChouineState) and isinstance(now, ChouineState)
-    return now.stage != PLAY or now.deals != root.deals or endgame.applies(now)
-
-
-def _win_value(margin: int, players: int) -> float:
-    if margin >= endgame.WIN:
-        return 1.0
-    if margin <= -endgame.WIN:
-        return 0.0
-    win = 1.0 if margin > 0 else 0.0 if margin < 0 else 1.0 / players
-    return win + MARGIN_WEIGHT * margin
-
-
-def partie_value(state: State, seat: Seat) -> float:
-    """Winning the partie (1, a replayed tie 1/players) plus a little of the point margin
-    over the best opponent; with two players and the talon empty, the exact solver's
-    result; a rollout cut short otherwise counts its points so far."""
-    assert isinstance(state, ChouineState)
-    if endgame.applies(state):
-        return _win_value(endgame.final_margin(state, seat), 2)
-    result = state.last_result
-    if state.stage == PLAY or result is None:
-        totals = [state.card_points[s] + state.decl_points[s] for s in range(state.n)]
-        win = 1.0 / state.n
-    else:
-        if result.get("reason") == "chouine":
-            return 1.0 if result["winner"] == seat else 0.0
-        totals = [int(t) for t in result["totals"]]
-        winner = result["winner"]
-        win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
-    margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-    return win + MARGIN_WEIGHT * margin
-
-
-class ChouineSearch:
-    """The search levels: exact play once the talon is empty (two players), determinized
-    search before, whose worlds are finished by the same exact solver."""
-
-    def __init__(self, search: SearchBot) -> None:
-        self.search = search
-
-    @property
-    def last_simulations(self) -> int:
-        return self.search.last_simulations
-
-    @property
-    def last_worlds(self) -> int:
-        return self.search.last_worlds
-
-    def choose(self, state: State, seat: Seat) -> BotMove | None:
-        if isinstance(state, ChouineState) and endgame.applies(state):
-            self.search.last_simulations = self.search.last_worlds = 0
-            if seat != state.turn:
-                return None
-            return BotMove(endgame.solve(state)[1])
-        return self.search.choose(state, seat)
+#: rollouts per decision and wall-clock cap (seconds) of the search levels
+EXPERT_SIMULATIONS, EXPERT_SECONDS = 300, 0.3
+MAITRE_SIMULATIONS, MAITRE_SECONDS = 3000, 0.9
 
 
 def expert_bot(
-    rng: random.Random, simulations: int = EXPERT_SIMULATIONS, seconds: float | None = 0.3
+    rng: random.Random,
+    simulations: int = EXPERT_SIMULATIONS,
+    seconds: float | None = EXPERT_SECONDS,
 ) -> ChouineSearch:
-    """The "expert" level: determinized search over the partie, greedy rollouts."""
-    return ChouineSearch(
-        SearchBot(
-            rng,
-            rollout=GreedyBot,
-            evaluate=partie_value,
-            horizon=partie_over,
-            simulations=simulations,
-            seconds=seconds,
-        )
-    )
+    """The "expert" level: determinized search finished by the exact solver."""
+    return ChouineSearch(rng, simulations=simulations, seconds=seconds)
+
+
+def maitre_bot(
+    rng: random.Random,
+    simulations: int = MAITRE_SIMULATIONS,
+    seconds: float | None = MAITRE_SECONDS,
+) -> ChouineSearch:
+    """The « maître » level: the same search with ten times the budget (under 1 s a move)."""
+    return ChouineSearch(rng, simulations=simulations, seconds=seconds)

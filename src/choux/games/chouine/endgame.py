@@ -160,6 +160,16 @@ class Solver:
             self.table.clear()
         return self._search(mine, other, my_flags, other_flags, led, -WIN - 1, WIN + 1)
 
+    def exceeds(
+        self, mine: int, other: int, my_flags: int, other_flags: int, led: int, threshold: int
+    ) -> bool:
+        """Whether the mover's exact margin is above `threshold`: one null-window search,
+        much cheaper than the exact value (what a rollout needs to know who wins)."""
+        if len(self.table) > 500_000:
+            self.table.clear()
+        value = self._search(mine, other, my_flags, other_flags, led, threshold, threshold + 1)
+        return value > threshold
+
     def _search(self, a: int, b: int, fa: int, fb: int, led: int, alpha: int, beta: int) -> int:
         self.nodes += 1
         key = a | b << 32 | fa << 64 | fb << 69 | (led + 1) << 74
@@ -187,15 +197,11 @@ class Solver:
                     points = 0
                 else:
                     child = c
-                reply = self._search(
-                    b,
-                    a & ~(1 << c),
-                    fb,
-                    flags,
-                    child,
-                    -_shift(beta, points),
-                    -_shift(alpha, points),
-                )
+                if points:
+                    low, high = -_shift(beta, points), -_shift(alpha, points)
+                else:
+                    low, high = -beta, -alpha
+                reply = self._search(b, a & ~(1 << c), fb, flags, child, low, high)
                 value = -reply if reply >= WIN or reply <= -WIN else points - reply
                 if value > best:
                     best = value
@@ -359,6 +365,31 @@ def _action(state: ChouineState, seat: int, c: int) -> Action:
     return PLAIN[c]
 
 
+def wins(state: ChouineState, seat: int) -> bool:
+    """Whether `seat` wins the partie under perfect play from here (a tie is no win)."""
+    assert applies(state)
+    mover = state.turn
+    other = 1 - mover
+    solver = solver_for(state)
+    margin = (
+        state.card_points[mover]
+        + state.decl_points[mover]
+        - state.card_points[other]
+        - state.decl_points[other]
+    )
+    led = -1
+    if state.trick:
+        led = state.trick[0] + (CHOUINE_LED if state.chouines else 0)
+    mask, theirs = state.masks[mover], state.masks[other]
+    fa, fb = flags_of(state, mover), flags_of(state, other)
+    if mover == seat:  # the rest must beat -margin
+        return solver.exceeds(mask, theirs, fa, fb, led, -margin)
+    # seat wins when the mover's rest stays below -margin... of the mover: rest < margin'
+    # with margin' the mover's deficit: mover wins iff rest > -margin; seat wins iff
+    # rest < -margin, i.e. not (rest > -margin - 1)
+    return not solver.exceeds(mask, theirs, fa, fb, led, -margin - 1)
+
+
 def final_margin(state: ChouineState, seat: int) -> int:
     """Exact final margin of the partie for `seat` (``±WIN`` when a Chouine decides),
     counting what is already won and declared."""
@@ -375,4 +406,4 @@ def final_margin(state: ChouineState, seat: int) -> int:
     return margin + (value if state.turn == seat else -value)
 
 
-__all__ = ["WIN", "Solver", "applies", "declaration_points", "final_margin", "solve"]
+__all__ = ["WIN", "Solver", "applies", "declaration_points", "final_margin", "solve", "wins"]

@@ -67,9 +67,14 @@ class ChouineGame(Game):
 
     def bots(self) -> dict[str, BotFactory]:
         from choux.ai.random import RandomBot
-        from choux.games.chouine.bots import GreedyBot, expert_bot
+        from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
 
-        return {"random": RandomBot, "greedy": GreedyBot, "expert": expert_bot}
+        return {
+            "random": RandomBot,
+            "greedy": GreedyBot,
+            "expert": expert_bot,
+            "maitre": maitre_bot,
+        }
 
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
         return [

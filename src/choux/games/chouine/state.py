@@ -96,9 +96,11 @@ from choux.games.chouine.cards import (
     CODE_INDEX,
     CODES,
     DECK,
+    KING,
     LAST_TRICK_BONUS,
     NAMES,
     POINTS,
+    QUEEN,
     SEVEN,
     SUIT_LETTERS,
     SUIT_NAMES,
@@ -131,6 +133,8 @@ AFTER_CHOUINE = (
     "(jouez votre carte, ou annoncez votre propre Chouine)."
 )
 PAUSE_SECONDS = 6.0
+#: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
+UNLIKELY_POWER = 4
 
 SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
@@ -253,6 +257,8 @@ class ChouineState(State):
         self.declarations: list[Declaration] = []
         self.chouines: list[tuple[int, int]] = []
         self.voids = [0] * n
+        #: per seat, cards its public play suggests it did not hold (see `_infer`)
+        self.unlikely = [0] * n
         self.au_sept = False
         self.stage = PLAY
         self.deals += 1
@@ -451,6 +457,7 @@ class ChouineState(State):
                 self.voids[seat] |= 1 << led
                 if c >> 3 != self.trump:
                     self.voids[seat] |= 1 << self.trump
+        self._infer(seat, c)
         self.hands[seat].remove(c)
         self.masks[seat] ^= 1 << c
         shown = self.shown[seat]
@@ -464,6 +471,18 @@ class ChouineState(State):
             self.turn = (seat + 1) % self.n
         else:
             self._end_trick(events)
+
+    def _infer(self, seat: Seat, c: int) -> None:
+        """What everyone may read from `seat` playing `c` (public knowledge, for the bots'
+        sampling of hidden hands): a king or queen played without declaring the mariage
+        of an undeclared suit says its partner was not in hand; a card played while the
+        seven could still be exchanged says the seven of trumps was not in hand."""
+        rank = c & 7
+        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
+            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
+        talon = self.talon
+        if len(talon) > 2 and len(talon) >= self.n and talon[0] != SEVENS[self.trump]:
+            self.unlikely[seat] |= 1 << SEVENS[self.trump]
 
     def _obligation(self, hand: list[int]) -> str:
         led = self.trick[0] >> 3
@@ -759,6 +778,7 @@ class ChouineState(State):
             "declared_suits",
             "brisque_used",
             "voids",
+            "unlikely",
             "partie_wins",
             "total_partie_wins",
             "manche_wins",
@@ -786,6 +806,15 @@ class ChouineState(State):
             allowed = [c for c in pool if not voids >> (c >> 3) & 1]
             if len(allowed) < need:
                 allowed = pool[:]
+            unlikely = self.unlikely[s]
+            if unlikely:
+                # weighted sampling without replacement (Efraimidis-Spirakis): an unlikely
+                # card has a quarter of the weight of the others
+                allowed.sort(
+                    key=lambda c: -(keys[c] ** UNLIKELY_POWER if unlikely >> c & 1 else keys[c])
+                )
+            else:
+                allowed.reverse()
             chosen = allowed[:need]
             for c in chosen:
                 pool.remove(c)
@@ -825,6 +854,7 @@ class ChouineState(State):
             ],
             "chouines": [list(c) for c in self.chouines],
             "voids": list(self.voids),
+            "unlikely": list(self.unlikely),
             "au_sept": self.au_sept,
             "partie_wins": list(self.partie_wins),
             "total_partie_wins": list(self.total_partie_wins),
