@@ -34,6 +34,8 @@ from choux.games.chouine.variants import Variant
 
 #: a Chouine decides the partie whatever the points: worth more than any margin
 WIN = 1000
+#: entries kept in a transposition table before it is cleared (memory: about 150 bytes each)
+TABLE_LIMIT = 150_000
 CHOUINE_LED = 32  # added to the led card when the leader declared a Chouine
 BRISQUE_USED = 16  # flag bit: the brisque combination (Cinquante, Quinte) was declared
 
@@ -131,7 +133,7 @@ _BITS: dict[int, list[int]] = {}
 def bits(mask: int) -> list[int]:
     found = _BITS.get(mask)
     if found is None:
-        if len(_BITS) > 200_000:
+        if len(_BITS) > 50_000:
             _BITS.clear()
         found = _BITS[mask] = _bits(mask)
     return found
@@ -156,7 +158,7 @@ class Solver:
 
     def value(self, mine: int, other: int, my_flags: int, other_flags: int, led: int) -> int:
         """Exact margin of the rest of the partie for the player to move."""
-        if len(self.table) > 500_000:
+        if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         return self._search(mine, other, my_flags, other_flags, led, -WIN - 1, WIN + 1)
 
@@ -165,7 +167,7 @@ class Solver:
     ) -> bool:
         """Whether the mover's exact margin is above `threshold`: one null-window search,
         much cheaper than the exact value (what a rollout needs to know who wins)."""
-        if len(self.table) > 500_000:
+        if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         value = self._search(mine, other, my_flags, other_flags, led, threshold, threshold + 1)
         return value > threshold
