@@ -43,12 +43,15 @@ class Timed:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []  # process time: what the decision costs on a free core
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         begin = time.perf_counter()
+        cpu = time.process_time()
         move = self.bot.choose(state, seat)
         if getattr(self.bot, "last_simulations", 0):
             self.times.append(time.perf_counter() - begin)
+            self.cpu.append(time.process_time() - cpu)
         return move
 
 
@@ -82,7 +85,12 @@ def chouine_level(level: str, seed: int, simulations: int | None) -> Bot:
 
 
 def chouine(
-    deals: int, seed: int, simulations: int | None, level: str = "expert", against: str = "greedy"
+    deals: int,
+    seed: int,
+    simulations: int | None,
+    level: str = "expert",
+    against: str = "greedy",
+    against_simulations: int | None = None,
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped."""
     game = games.get("chouine")
@@ -96,7 +104,9 @@ def chouine(
         for strong_seat in (0, 1):
             state = game.new(2, seed + deal)
             assert isinstance(state, ChouineState)
-            bots: list[Bot] = [chouine_level(against, 10 * deal + s, None) for s in range(2)]
+            bots: list[Bot] = [
+                chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
+            ]
             timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations)
             bots[strong_seat] = timer
             winner, totals = play_one_deal(state, bots)
@@ -106,11 +116,15 @@ def chouine(
                 won += 0.5
             elif winner == strong_seat:
                 won += 1
-        if (deal + 1) % 25 == 0 and deal + 1 < deals:
+        if (deal + 1) % 10 == 0 and deal + 1 < deals:
             played = 2 * (deal + 1)
+            share = won / played
+            cpu = sum(timer.cpu) / max(1, len(timer.cpu))
             print(
-                f"  … {deal + 1} paires : {100 * won / played:.1f} % "
-                f"({time.perf_counter() - begin:.0f} s)",
+                f"  … {deal + 1} paires : {100 * share:.1f} % "
+                f"(± {196 * (share * (1 - share) / played) ** 0.5:.1f} à 95 %), "
+                f"écart {margin / played:+.1f} points, {1000 * cpu:.0f} ms de calcul "
+                f"par décision, {time.perf_counter() - begin:.0f} s",
                 flush=True,
             )
     played = 2 * deals
@@ -120,6 +134,11 @@ def chouine(
     print(f"  égalités (comptées pour moitié) : {ties}")
     print(f"  écart moyen de points par donne : {margin / played:+.1f}")
     report_times(timer.times)
+    cpu = sorted(timer.cpu)
+    print(
+        f"  temps de calcul (process_time) par décision : moyenne "
+        f"{1000 * sum(cpu) / len(cpu):.0f} ms, pire {1000 * cpu[-1]:.0f} ms"
+    )
     print(f"  durée : {time.perf_counter() - begin:.0f} s", flush=True)
 
 
@@ -174,9 +193,19 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=None, help="rollouts per decision")
     parser.add_argument("--level", default="expert", help="Chouine: the level measured")
     parser.add_argument("--against", default="greedy", help="Chouine: its opponent's level")
+    parser.add_argument(
+        "--against-simulations", type=int, default=None, help="the opponent's rollouts"
+    )
     args = parser.parse_args()
     if args.game in ("chouine", "both"):
-        chouine(args.deals, args.seed, args.simulations, args.level, args.against)
+        chouine(
+            args.deals,
+            args.seed,
+            args.simulations,
+            args.level,
+            args.against,
+            args.against_simulations,
+        )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)
 

@@ -82,8 +82,6 @@ class SearchBot:
         #: figures of the last decision, for benchmarks and tests
         self.last_simulations = 0
         self.last_worlds = 0
-        #: (sum of values, samples) of each candidate at the last decision
-        self.last_stats: list[tuple[float, int]] = []
 
     # ------------------------------------------------------------------ decision
 
@@ -126,7 +124,6 @@ class SearchBot:
                 continue
             break
         self.last_simulations = used
-        self.last_stats = list(zip(totals, samples, strict=True))
         return max(alive, key=lambda i: (totals[i] / samples[i], -i))
 
     def _play_world(

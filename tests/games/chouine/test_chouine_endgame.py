@@ -8,7 +8,7 @@ import pytest
 
 from choux.games.chouine.actions import Play
 from choux.games.chouine.cards import CODES, DECK, JACK, KING, QUEEN, TEN, card
-from choux.games.chouine.endgame import WIN, final_margin, solve, wins
+from choux.games.chouine.endgame import WIN, clamped_margin, final_margin, solve, wins
 from choux.games.chouine.state import PLAY, ChouineState
 from choux.games.chouine.testing import arrange
 
@@ -120,6 +120,8 @@ def test_phase_two_solver_is_exact_against_brute_force_on_random_endgames() -> N
         exact = max(by_action.values())
         assert final_margin(state, seat) == exact, state.snapshot()
         assert wins(state, seat) == (exact > 0)
+        assert clamped_margin(state, seat, 40) == max(-40, min(40, exact))
+        assert clamped_margin(state, 1 - seat, 25) == max(-25, min(25, -exact))
         assert wins(state, 1 - seat) == (exact < 0)
         _, action = solve(state)
         assert by_action[action] == exact, (state.snapshot(), action)  # an optimal move

@@ -67,23 +67,6 @@ def test_playing_while_the_seven_could_be_exchanged_makes_it_unlikely() -> None:
     assert state.unlikely[0] >> parse("7D") & 1
 
 
-def test_leaving_a_rich_trick_untrumped_hints_at_no_trump() -> None:
-    state = arrange(["AS 7H 8H 9H JH", "8S 9C JC QC KD"], turned_up="TD")
-    state.apply(0, Play("AS"))
-    state.apply(1, Play("8S"))  # 11 points left to seat 0 without trumping
-    hint = state.latest_hint(1)
-    assert all(hint >> parse(code) & 1 for code in ("7D", "AD", "KD"))
-    assert not hint >> parse("7C") & 1  # it had no reason to throw points: no such hint
-
-
-def test_leading_a_brisque_hints_at_no_worthless_card() -> None:
-    state = arrange(["AS 7H 8H 9H JH", "8S 9C JC QC KD"], turned_up="TD")
-    state.apply(0, Play("AS"))
-    hint = state.latest_hint(0)
-    assert hint >> parse("7C") & 1 and hint >> parse("9S") & 1
-    assert not hint >> parse("7D") & 1 and not hint >> parse("KC") & 1
-
-
 def test_determinization_rarely_deals_an_unlikely_card_to_that_seat() -> None:
     state = advance(GAME.new(2, 8), 2, 1)  # type: ignore[arg-type]
     seat = state.turn

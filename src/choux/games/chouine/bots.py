@@ -127,7 +127,7 @@ def _master(c: int, unseen: set[int]) -> bool:
 
 #: rollouts per decision and wall-clock cap (seconds) of the search levels
 EXPERT_SIMULATIONS, EXPERT_SECONDS = 300, 0.3
-MAITRE_SIMULATIONS, MAITRE_SECONDS = 3000, 0.9
+MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
 
 
 def expert_bot(

@@ -392,6 +392,38 @@ def wins(state: ChouineState, seat: int) -> bool:
     return not solver.exceeds(mask, theirs, fa, fb, led, -margin - 1)
 
 
+def clamped_margin(state: ChouineState, seat: int, cap: int) -> int:
+    """The final margin for `seat` clamped to [-cap, cap] (a Chouine gives ±cap): a
+    search in that window only, several times cheaper than the exact margin, and all a
+    player needs who cares about winning (and a little about by how much)."""
+    assert applies(state)
+    mover = state.turn
+    other = 1 - mover
+    solver = solver_for(state)
+    margin = (
+        state.card_points[mover]
+        + state.decl_points[mover]
+        - state.card_points[other]
+        - state.decl_points[other]
+    )
+    led = -1
+    if state.trick:
+        led = state.trick[0] + (CHOUINE_LED if state.chouines else 0)
+    if len(solver.table) > TABLE_LIMIT:
+        solver.table.clear()
+    rest = solver._search(
+        state.masks[mover],
+        state.masks[other],
+        flags_of(state, mover),
+        flags_of(state, other),
+        led,
+        -margin - cap,
+        -margin + cap,
+    )
+    final = max(-cap, min(cap, rest if abs(rest) >= WIN else margin + rest))
+    return final if mover == seat else -final
+
+
 def final_margin(state: ChouineState, seat: int) -> int:
     """Exact final margin of the partie for `seat` (``±WIN`` when a Chouine decides),
     counting what is already won and declared."""
@@ -408,4 +440,13 @@ def final_margin(state: ChouineState, seat: int) -> int:
     return margin + (value if state.turn == seat else -value)
 
 
-__all__ = ["WIN", "Solver", "applies", "declaration_points", "final_margin", "solve", "wins"]
+__all__ = [
+    "WIN",
+    "Solver",
+    "applies",
+    "clamped_margin",
+    "declaration_points",
+    "final_margin",
+    "solve",
+    "wins",
+]

@@ -16,17 +16,13 @@ worth winning with its cheapest winning card.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from choux.ai.pimc import SearchBot
-from choux.engine.base import Action, BotMove, Seat, State
+from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.state import PLAY, ChouineState
-
-#: a cheap policy whose move the search keeps unless it finds better with confidence
-Prior = Callable[[ChouineState, Seat, list[Action]], Action]
 
 #: weights of the rollout policy: what keeping a card in hand is worth, beyond its points
 TRUMP_KEEP = 9.0  # a trump (plus its strength)
@@ -34,8 +30,10 @@ BRISQUE_KEEP = 4.0  # an ace or a ten (on top of its points)
 PAIR_KEEP = 14.0  # a king or queen whose partner is in hand (a mariage to declare)
 #: the least a trick must hold before a trump is spent on it in phase 1
 TRUMP_WORTHY = 10
-#: weight of the point margin next to winning the partie (1)
+#: weight of the point margin next to winning the partie (1), and the margin beyond which
+#: the exact endgame does not look (a smooth, low-variance signal for the search)
 MARGIN_WEIGHT = 0.01
+MARGIN_CAP = 40
 
 #: points of each declaration kind (plain suit; trumps double), to pick the best one
 _KIND_POINTS = {"mariage": 20, "tierce": 30, "quarteron": 40, "chouine": 1000}
@@ -123,16 +121,8 @@ def partie_margin(state: ChouineState, seat: Seat) -> float:
     """The value for `seat` of a rollout that reached the end of the partie (or, two
     players, the empty talon: solved exactly)."""
     if endgame.applies(state):
-        # who wins: one null-window search; the points made so far break the ties between
-        # moves that win (or lose) anyway
-        other = 1 - seat
-        so_far = (
-            state.card_points[seat]
-            + state.decl_points[seat]
-            - state.card_points[other]
-            - state.decl_points[other]
-        )
-        return (1.0 if endgame.wins(state, seat) else 0.0) + MARGIN_WEIGHT * so_far
+        # solved in a window: who wins, and by how much up to MARGIN_CAP points
+        return win_value(endgame.clamped_margin(state, seat, MARGIN_CAP), 2)
     result = state.last_result
     if state.stage == PLAY or result is None:  # cut short (should not happen): points so far
         totals = [state.card_points[s] + state.decl_points[s] for s in range(state.n)]
@@ -151,49 +141,17 @@ class ChouineSearch(SearchBot):
     """PIMC for Chouine: worlds from the game's determinization, fast integer rollouts,
     the exact solver at the end of the talon and for every decision after it."""
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        simulations: int,
-        seconds: float | None,
-        prior: Prior | None = None,
-        confidence: float = 1.0,
-        exact_margin: bool = False,
-    ) -> None:
+    def __init__(self, rng: random.Random, *, simulations: int, seconds: float | None) -> None:
         super().__init__(rng, simulations=simulations, seconds=seconds)
         self.rollout_rng = random.Random(rng.getrandbits(64))
-        self.prior = prior
-        self.confidence = confidence
-        self.exact_margin = exact_margin
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
-        if not isinstance(state, ChouineState):
-            return super().choose(state, seat)
-        if endgame.applies(state):
+        if isinstance(state, ChouineState) and endgame.applies(state):
             self.last_simulations = self.last_worlds = 0
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
-        move = super().choose(state, seat)
-        if move is None or self.prior is None or not self.last_simulations:
-            return move
-        # the prior's move stands unless the search finds better with some confidence
-        actions = state.legal_actions(seat)
-        default = self.prior(state, seat, actions)
-        chosen = actions.index(move.action)
-        fallback = actions.index(default)
-        if chosen == fallback:
-            return move
-        (best_total, best_n), (prior_total, prior_n) = (
-            self.last_stats[chosen],
-            self.last_stats[fallback],
-        )
-        if not prior_n:
-            return move
-        gap = best_total / best_n - prior_total / prior_n
-        noise = 0.5 * (1 / best_n + 1 / prior_n) ** 0.5
-        return move if gap > self.confidence * noise else BotMove(default)
+        return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
         # the rollouts stop at the end of the partie: no need to seed future deals here
@@ -209,8 +167,6 @@ class ChouineSearch(SearchBot):
                 break
             turn = sim.turn
             sim.apply_id(turn, rollout_move(sim, turn, rng))
-        if self.exact_margin and endgame.applies(sim):
-            return win_value(endgame.final_margin(sim, seat), 2)
         return partie_margin(sim, seat)
 
 

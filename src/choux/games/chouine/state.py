@@ -161,36 +161,6 @@ def _of(name: str) -> str:
 Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
 
 
-#: per trump suit: its cards; the worthless cards (7, 8, 9) of the other suits
-TRUMP_MASKS = tuple(0xFF << (8 * t) for t in range(4))
-WORTHLESS = tuple(
-    sum(1 << card(r, s) for s in range(4) if s != t for r in range(3)) for t in range(4)
-)
-
-
-def free_play_hint(c: int, trick: list[int], trump: int) -> int:
-    """The cards a sensible player probably did not hold, seeing it play `c` to `trick`
-    in phase 1: a trump or a brisque led says it had no worthless card to lead; a trick
-    worth 10 or more left to the opponent says it had no trump; points thrown away say it
-    had no worthless card."""
-    if not trick:
-        if c >> 3 == trump or POINTS[c] >= 10:
-            return WORTHLESS[trump]
-        return 0
-    top = trick[0]
-    for x in trick[1:]:
-        if (x >> 3 == top >> 3 and x > top) or (x >> 3 == trump and top >> 3 != trump):
-            top = x
-    if (c >> 3 == top >> 3 and c > top) or (c >> 3 == trump and top >> 3 != trump):
-        return 0  # it won the trick
-    hint = 0
-    if top >> 3 != trump and sum(POINTS[x] for x in trick) + POINTS[c] >= 10:
-        hint |= TRUMP_MASKS[trump]
-    if POINTS[c]:
-        hint |= WORTHLESS[trump]
-    return hint
-
-
 class ChouineState(State):
     """A whole match. Internal cards are ints; `talon[0]` is the turned-up card and the
     next card drawn is `talon[-1]`."""
@@ -816,26 +786,6 @@ class ChouineState(State):
             setattr(new, name, getattr(self, name)[:])
         return new
 
-    def latest_hint(self, seat: Seat) -> int:
-        """What `seat`'s latest card, played freely in phase 1, says it lacked (see
-        `free_play_hint`). Everyone plays once a trick, so that card is in the current
-        trick or in the last one."""
-        if seat in self.trick_seats:
-            at = self.trick_seats.index(seat)
-            cards = self.trick
-        elif self.last_trick is not None and seat in self.last_trick[0]:
-            at = self.last_trick[0].index(seat)
-            cards = self.last_trick[1]
-            # that trick was free when cards were drawn after it: the talon is still open,
-            # or it has just been emptied (hands are still full)
-            if len(self.talon) < self.n and len(self.hands[seat]) < self.variant.hand_size:
-                return 0
-        else:
-            return 0
-        if cards is self.trick and len(self.talon) < self.n:
-            return 0
-        return free_play_hint(cards[at], cards[:at], self.trump)
-
     def determinize(self, seat: Seat, rng: random.Random) -> ChouineState:
         """Re-deal what `seat` cannot know (others' unshown cards, the talon under the
         turned-up card), respecting the suits others have shown they lack; future deals are
@@ -856,7 +806,7 @@ class ChouineState(State):
             allowed = [c for c in pool if not voids >> (c >> 3) & 1]
             if len(allowed) < need:
                 allowed = pool[:]
-            unlikely = self.unlikely[s] | self.latest_hint(s)
+            unlikely = self.unlikely[s]
             if unlikely:
                 # weighted sampling without replacement (Efraimidis-Spirakis): an unlikely
                 # card has a quarter of the weight of the others
