@@ -449,15 +449,27 @@ class ChouineState(State):
 
     def _put(self, seat: Seat, c: int, closed: bool, events: list[Event] | None) -> None:
         """Play the validated card `c` (and end the trick when it is complete); events are
-        appended only when asked for (`apply_id` asks for none)."""
+        appended only when asked for (`apply_id` asks for none). The hot path of every
+        playout: locals, no calls but the trick's end."""
         trick = self.trick
+        trump = self.trump
         if closed:
             led = trick[0] >> 3
             if c >> 3 != led:
                 self.voids[seat] |= 1 << led
-                if c >> 3 != self.trump:
-                    self.voids[seat] |= 1 << self.trump
-        self._infer(seat, c)
+                if c >> 3 != trump:
+                    self.voids[seat] |= 1 << trump
+        # what everyone may read from this card (public knowledge, for the bots' sampling
+        # of hidden hands): a king or queen played without declaring the mariage of an
+        # undeclared suit says its partner was not in hand; a card played while the seven
+        # could still be exchanged says the seven of trumps was not in hand
+        rank = c & 7
+        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
+            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
+        talon = self.talon
+        size = len(talon)
+        if size > 2 and size >= self.n and talon[0] != SEVENS[trump]:
+            self.unlikely[seat] |= 1 << SEVENS[trump]
         self.hands[seat].remove(c)
         self.masks[seat] ^= 1 << c
         shown = self.shown[seat]
@@ -471,18 +483,6 @@ class ChouineState(State):
             self.turn = (seat + 1) % self.n
         else:
             self._end_trick(events)
-
-    def _infer(self, seat: Seat, c: int) -> None:
-        """What everyone may read from `seat` playing `c` (public knowledge, for the bots'
-        sampling of hidden hands): a king or queen played without declaring the mariage
-        of an undeclared suit says its partner was not in hand; a card played while the
-        seven could still be exchanged says the seven of trumps was not in hand."""
-        rank = c & 7
-        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
-            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
-        talon = self.talon
-        if len(talon) > 2 and len(talon) >= self.n and talon[0] != SEVENS[self.trump]:
-            self.unlikely[seat] |= 1 << SEVENS[self.trump]
 
     def _obligation(self, hand: list[int]) -> str:
         led = self.trick[0] >> 3
@@ -518,11 +518,17 @@ class ChouineState(State):
     def _end_trick(self, events: list[Event] | None) -> None:
         n = self.n
         trick = self.trick
-        winner = self.trick_seats[trick_winner(trick, self.trump)]
-        gained = 0
-        if not self.chouines:  # the trick that ends on a Chouine scores nothing
-            for c in trick:
-                gained += POINTS[c]
+        if n == 2:  # `trick_winner` for two cards, inlined
+            a, b = trick
+            trump = self.trump
+            beats = (b >> 3 == a >> 3 and b > a) or (b >> 3 == trump and a >> 3 != trump)
+            winner = self.trick_seats[1 if beats else 0]
+            gained = POINTS[a] + POINTS[b]
+        else:
+            winner = self.trick_seats[trick_winner(trick, self.trump)]
+            gained = sum([POINTS[c] for c in trick])
+        if self.chouines:  # the trick that ends on a Chouine scores nothing
+            gained = 0
         self.won[winner].extend(trick)
         self.card_points[winner] += gained
         self.tricks_won[winner] += 1
