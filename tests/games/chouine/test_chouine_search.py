@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -108,3 +109,21 @@ def test_maitre_is_offered_with_the_other_levels() -> None:
     state = GAME.new(2, 1)
     move = bot.choose(state, state.actors()[0])
     assert move is not None and move.action in state.legal_actions(state.actors()[0])
+
+
+def test_maitre_answers_within_a_second() -> None:
+    """The registered « maître » stops at its 0.9 s clock (plus one world on a busy
+    machine)."""
+    state = GAME.new(2, 12)
+    assert isinstance(state, ChouineState)
+    bot = GAME.make_bot("maitre", random.Random(0))
+    searched = 0
+    for _ in range(3):
+        seat = state.turn
+        begin = time.perf_counter()
+        move = bot.choose(state, seat)
+        elapsed = time.perf_counter() - begin
+        assert move is not None and elapsed < 0.9 + 0.6
+        searched += bool(getattr(bot, "last_simulations", 0))
+        state.apply(seat, move.action)
+    assert searched
