@@ -310,29 +310,38 @@ def solve(state: ChouineState) -> tuple[int, Action]:
     mine, theirs = state.masks[seat], state.masks[other]
     fa, fb = flags_of(state, seat), flags_of(state, other)
     combos = solver.combos
-    best_value = -WIN - 2
+    best_value = -WIN - 1
     best_card = -1
+    if len(solver.table) > TABLE_LIMIT:
+        solver.table.clear()
+    # each candidate is searched only above the best value found so far: a worse one fails
+    # low at once (values above that bound are exact, the window is open above)
     if not state.trick:
         for c in solver._lead_order(mine):
             points, flags = declaration_points(mine, fa, c, combos)
             child = c + CHOUINE_LED if points == WIN else c
-            reply = solver.value(theirs, mine & ~(1 << c), fb, flags, child)
+            points = 0 if points == WIN else points
+            low, high = -_shift(WIN + 1, points), -_shift(best_value, points)
+            reply = solver._search(theirs, mine & ~(1 << c), fb, flags, child, low, high)
             value = -reply if abs(reply) >= WIN else points - reply
-            if value > best_value:
-                best_value, best_card = value, c
+            if value > best_value or best_card < 0:
+                best_value, best_card = max(value, best_value), c
     else:
         led = state.trick[0] + (CHOUINE_LED if _chouine_in_trick(state) else 0)
         c = state.trick[0]
         for d in bits(follow_mask(mine, c, state.trump)):
             # one-card answer: search the position as if only `d` were playable
-            value = _answer_with(solver, mine, theirs, fa, fb, led, d)
-            if value > best_value:
-                best_value, best_card = value, d
+            value = _answer_with(solver, mine, theirs, fa, fb, led, d, best_value)
+            if value > best_value or best_card < 0:
+                best_value, best_card = max(value, best_value), d
     return best_value, _action(state, seat, best_card)
 
 
-def _answer_with(solver: Solver, a: int, b: int, fa: int, fb: int, led: int, d: int) -> int:
-    """The value of answering `led` with `d` (the solver's answer restricted to one card)."""
+def _answer_with(
+    solver: Solver, a: int, b: int, fa: int, fb: int, led: int, d: int, floor: int
+) -> int:
+    """The value of answering `led` with `d` (the solver's answer restricted to one card),
+    exact when above `floor`, else some value at most `floor`."""
     combos = solver.combos
     trump = solver.trump
     chouine_led = led >= CHOUINE_LED
@@ -345,11 +354,18 @@ def _answer_with(solver: Solver, a: int, b: int, fa: int, fb: int, led: int, d: 
         return WIN
     rest = a & ~(1 << d)
     gained = POINTS[c] + POINTS[d] + (0 if rest else LAST_TRICK_BONUS)
+    top = WIN + 1
     if ((d >> 3) == (c >> 3) and d > c) or (d >> 3 == trump and c >> 3 != trump):
-        more = solver.value(rest, b, flags, fb, -1) if rest else 0
-        return more if abs(more) >= WIN else points + gained + more
-    more = solver.value(b, rest, fb, flags, -1) if rest else 0
-    return -more if abs(more) >= WIN else points - gained - more
+        base = points + gained
+        if not rest:
+            return base
+        more = solver._search(rest, b, flags, fb, -1, _shift(floor, base), _shift(top, base))
+        return more if abs(more) >= WIN else base + more
+    base = points - gained
+    if not rest:
+        return base
+    more = solver._search(b, rest, fb, flags, -1, -_shift(top, base), -_shift(floor, base))
+    return -more if abs(more) >= WIN else base - more
 
 
 def _action(state: ChouineState, seat: int, c: int) -> Action:
