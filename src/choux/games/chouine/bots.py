@@ -5,6 +5,8 @@ wins tricks that are worth winning with its cheapest winning card, and otherwise
 least useful card, keeping brisques, trumps and half-made combinations. It only reads what
 its seat can see: its hand, the trick, the trump, the talon size and which cards are still
 unseen (the complement of `secrets(seat)`: every other card was played face up or shown).
+Once the talon is empty at two players every card is known: it then plays exactly
+(`endgame.py`), like the search levels, which live in `search.py`.
 """
 
 from __future__ import annotations

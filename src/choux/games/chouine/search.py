@@ -23,6 +23,7 @@ from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.state import PLAY, ChouineState
+from choux.games.chouine.variants import CINQUANTE, MARIAGE, QUARTERON, QUINTE, TIERCE, TRENTE
 
 #: weights of the rollout policy: what keeping a card in hand is worth, beyond its points
 TRUMP_KEEP = 9.0  # a trump (plus its strength)
@@ -35,9 +36,10 @@ TRUMP_WORTHY = 10
 MARGIN_WEIGHT = 0.01
 MARGIN_CAP = 40
 
-#: points of each declaration kind (plain suit; trumps double), to pick the best one
-_KIND_POINTS = {"mariage": 20, "tierce": 30, "quarteron": 40, "chouine": 1000}
-KIND_VALUE = tuple(_KIND_POINTS.get(kind, 50 if kind != "trente" else 30) for kind in DECLARE_KINDS)
+#: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
+#: the best one; a Chouine above all
+_POINTS = {c.kind: c.points for c in (MARIAGE, TIERCE, QUARTERON, CINQUANTE, QUINTE, TRENTE)}
+KIND_VALUE = tuple(_POINTS.get(kind, endgame.WIN) for kind in DECLARE_KINDS)
 
 
 def keep_value(c: int, mask: int, trump: int, declared: int) -> float:
