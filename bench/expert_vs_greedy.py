@@ -1,18 +1,22 @@
-"""The "expert" level (determinized search) against the greedy bots.
+"""The search levels against the weaker bots, on duplicate deals.
 
-Chouine, two players: duplicate deals. Each deck is played twice from the same seed, the
-expert at seat 0 then at seat 1, against greedy; only the first partie of each game counts.
-Prints the expert's share of deals won (a replayed tie counts half). Target: above 55 %.
+Chouine, two players: each deck is played twice from the same seed, the measured level
+(`--level`, default expert) at seat 0 then at seat 1, against `--against` (default greedy);
+only the first partie of each game counts. Prints the measured level's share of deals won
+(a replayed tie counts half) with its 95 % interval. Targets: expert ≥ 70 % against greedy,
+maître ≥ 60 % against expert.
 
 Chouineurs: one expert and greedy bots (4 players by default), the expert's seat rotating.
 Prints mean scores and the expert's win share against the fair share. Target: above 1.2
 times the fair share.
 
-Both print the expert's time per decision (searched decisions only: a single legal move is
-played at once). Without `--simulations` the registered level plays (its default budget and
-its 0.3 s cap); with it, that many rollouts a decision and no clock (fully deterministic).
+Both print the measured bot's time per decision (searched decisions only: a single legal
+move, or an exact endgame, is played at once). Without `--simulations` the registered level
+plays (its default budget and its clock); with it, that many rollouts a decision and no
+clock (fully deterministic).
 
-    .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 200
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 1000
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --level maitre --against expert --deals 100
     .venv/bin/python bench/expert_vs_greedy.py --game chouineurs --games 200
 """
 
@@ -24,9 +28,11 @@ import time
 
 from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
 from choux import games
-from choux.ai.ismcts import SearchBot
+from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
 from choux.games.chouine.bots import expert_bot as chouine_expert
+from choux.games.chouine.bots import maitre_bot as chouine_maitre
+from choux.games.chouine.search import ChouineSearch
 from choux.games.chouine.state import ChouineState
 from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
 
@@ -34,23 +40,29 @@ from choux.games.chouineurs.bots import expert_bot as chouineurs_expert
 class Timed:
     """Wraps the expert to time its searched decisions."""
 
-    def __init__(self, bot: SearchBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []  # process time: what the decision costs on a free core
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         begin = time.perf_counter()
+        cpu = time.process_time()
         move = self.bot.choose(state, seat)
-        if self.bot.last_simulations:
+        if getattr(self.bot, "last_simulations", 0):
             self.times.append(time.perf_counter() - begin)
+            self.cpu.append(time.process_time() - cpu)
         return move
 
 
-def expert(name: str, seed: int, simulations: int | None) -> SearchBot:
-    factory = chouine_expert if name == "chouine" else chouineurs_expert
+def expert(name: str, seed: int, simulations: int | None) -> SearchBot | ChouineSearch:
+    if name == "chouine":
+        if simulations is None:
+            return chouine_expert(random.Random(seed))
+        return chouine_expert(random.Random(seed), simulations, None)
     if simulations is None:
-        return factory(random.Random(seed))
-    return factory(random.Random(seed), simulations, None)
+        return chouineurs_expert(random.Random(seed))
+    return chouineurs_expert(random.Random(seed), simulations, None)
 
 
 def report_times(times: list[float]) -> None:
@@ -63,38 +75,71 @@ def report_times(times: list[float]) -> None:
     )
 
 
-def chouine(deals: int, seed: int, simulations: int | None) -> None:
+def chouine_level(level: str, seed: int, simulations: int | None) -> Bot:
+    """A Chouine bot of `level`; the search levels with `simulations` and no clock if given."""
     game = games.get("chouine")
-    timer = Timed(expert("chouine", seed, simulations))
+    if simulations is not None and level in ("expert", "maitre"):
+        factory = chouine_maitre if level == "maitre" else chouine_expert
+        return factory(random.Random(seed), simulations, None)
+    return game.make_bot(level, random.Random(seed))
+
+
+def chouine(
+    deals: int,
+    seed: int,
+    simulations: int | None,
+    level: str = "expert",
+    against: str = "greedy",
+    against_simulations: int | None = None,
+) -> None:
+    """`level` against `against` on duplicate deals: each deck twice, seats swapped."""
+    game = games.get("chouine")
+    timer = Timed(chouine_level(level, seed, simulations))
     won = 0.0
     ties = margin = 0
     begin = time.perf_counter()
+    budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
+    print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     for deal in range(deals):
-        for expert_seat in (0, 1):
+        for strong_seat in (0, 1):
             state = game.new(2, seed + deal)
             assert isinstance(state, ChouineState)
             bots: list[Bot] = [
-                game.make_bot("greedy", random.Random(10 * deal + s)) for s in range(2)
+                chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
             ]
-            timer.bot = expert("chouine", 7919 * deal + expert_seat, simulations)
-            bots[expert_seat] = timer
+            timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations)
+            bots[strong_seat] = timer
             winner, totals = play_one_deal(state, bots)
-            margin += totals[expert_seat] - totals[1 - expert_seat]
+            margin += totals[strong_seat] - totals[1 - strong_seat]
             if winner is None:
                 ties += 1
                 won += 0.5
-            elif winner == expert_seat:
+            elif winner == strong_seat:
                 won += 1
+        if (deal + 1) % 10 == 0 and deal + 1 < deals:
+            played = 2 * (deal + 1)
+            share = won / played
+            cpu = sum(timer.cpu) / max(1, len(timer.cpu))
+            print(
+                f"  … {deal + 1} paires : {100 * share:.1f} % "
+                f"(± {196 * (share * (1 - share) / played) ** 0.5:.1f} à 95 %), "
+                f"écart {margin / played:+.1f} points, {1000 * cpu:.0f} ms de calcul "
+                f"par décision, {time.perf_counter() - begin:.0f} s",
+                flush=True,
+            )
     played = 2 * deals
     share = won / played
-    error = 100 * (share * (1 - share) / played) ** 0.5
-    budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
-    print(f"Chouine à deux : expert ({budget}) contre glouton, {played} donnes (doublées)")
-    print(f"  donnes gagnées par l'expert : {100 * share:.1f} % (± {error:.1f})")
+    error = 196 * (share * (1 - share) / played) ** 0.5  # 95 % interval, in points of %
+    print(f"  donnes gagnées par {level} : {100 * share:.1f} % (intervalle à 95 % : ± {error:.1f})")
     print(f"  égalités (comptées pour moitié) : {ties}")
     print(f"  écart moyen de points par donne : {margin / played:+.1f}")
     report_times(timer.times)
-    print(f"  durée : {time.perf_counter() - begin:.0f} s")
+    cpu = sorted(timer.cpu)
+    print(
+        f"  temps de calcul (process_time) par décision : moyenne "
+        f"{1000 * sum(cpu) / len(cpu):.0f} ms, pire {1000 * cpu[-1]:.0f} ms"
+    )
+    print(f"  durée : {time.perf_counter() - begin:.0f} s", flush=True)
 
 
 def chouineurs(total: int, players: int, seed: int, simulations: int | None) -> None:
@@ -146,9 +191,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="Chouineurs players")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--simulations", type=int, default=None, help="rollouts per decision")
+    parser.add_argument("--level", default="expert", help="Chouine: the level measured")
+    parser.add_argument("--against", default="greedy", help="Chouine: its opponent's level")
+    parser.add_argument(
+        "--against-simulations", type=int, default=None, help="the opponent's rollouts"
+    )
     args = parser.parse_args()
     if args.game in ("chouine", "both"):
-        chouine(args.deals, args.seed, args.simulations)
+        chouine(
+            args.deals,
+            args.seed,
+            args.simulations,
+            args.level,
+            args.against,
+            args.against_simulations,
+        )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)
 

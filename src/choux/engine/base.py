@@ -392,7 +392,7 @@ class State(ABC):
         return copy.deepcopy(self)
 
     def determinize(self, seat: Seat, rng: random.Random) -> State:
-        """A copy where what `seat` cannot see is re-sampled consistently (for ISMCTS)."""
+        """A copy where what `seat` cannot see is re-sampled consistently (for the determinized searches of ai/pimc.py)."""
         return self.clone()
 
     def apply_timeout(self) -> list[Event]:

@@ -119,15 +119,15 @@ def test_lavardin_match_in_two_winning_manches_by_default() -> None:
 
 
 def test_lavardin_manche_of_five_parties_needs_three_wins() -> None:
-    state = last_trick_won_by_seat0(preset="lavardin", options={"parties": 5, "manches": 1})
+    state = last_trick_won_by_seat0(preset="lavardin", options={"parties": 5})
     state.partie_wins = [1, 2]
     play_last_trick(state)
-    assert not state.is_over()
-    state = last_trick_won_by_seat0(preset="lavardin", options={"parties": 5, "manches": 1})
+    assert state.manche_wins == [0, 0]
+    state = last_trick_won_by_seat0(preset="lavardin", options={"parties": 5})
     state.partie_wins = [2, 2]
     assert state.is_belle()
     play_last_trick(state)
-    assert state.is_over()
+    assert state.manche_wins == [1, 0]
 
 
 def test_multi_player_manche_of_three_parties_most_wins() -> None:
@@ -181,16 +181,92 @@ def test_unknown_preset_refused() -> None:
         GAME.new(2, 1, {"preset": "belote"})
 
 
-def test_multi_player_manche_of_five_parties() -> None:
+def three_player_last_trick(partie_wins: list[int], decided: int, parties: int = 3) -> ChouineState:
+    """Three players, one card each; seat 0 wins the partie (84 points in its pile)."""
     state = arrange(
         3,
-        options={"parties": 5},
+        options={"parties": parties},
         hands=["8S", "7S", "9S"],
         turned_up="8H",
         talon="9H",
         won=[HIGH, "", ""],
     )
-    state.partie_wins = [2, 1, 0]
-    state.decided = 3
-    play_last_trick(state)  # four parties played: one more to go
-    assert not state.is_over() and state.partie_wins == [3, 1, 0]
+    state.partie_wins = partie_wins
+    state.decided = decided
+    return state
+
+
+def test_multi_player_manche_of_five_parties() -> None:
+    state = three_player_last_trick([1, 2, 0], 3, parties=5)
+    play_last_trick(state)  # four parties played, 2-2-0: one more to go
+    assert not state.is_over() and state.partie_wins == [2, 2, 0]
+
+
+def test_multi_player_manche_stops_when_nobody_can_catch_up_the_leader() -> None:
+    # 3 parties planned: after two wins of seat 0, one partie left cannot save the others
+    state = three_player_last_trick([1, 0, 0], 1)
+    play_last_trick(state)
+    assert state.is_over() and state.partie_wins == [2, 0, 0]
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    # 5 planned, 3-1-0 after four: the last partie cannot bring seat 1 level
+    state = three_player_last_trick([2, 1, 0], 3, parties=5)
+    play_last_trick(state)
+    assert state.is_over() and state.partie_wins == [3, 1, 0]
+
+
+def test_multi_player_manche_goes_on_while_someone_can_still_draw_level() -> None:
+    # 5 planned, 2-1-0 after three: seat 1 could still draw level in the last two
+    state = three_player_last_trick([1, 1, 0], 2, parties=5)
+    play_last_trick(state)
+    assert not state.is_over() and state.partie_wins == [2, 1, 0]
+
+
+def test_multi_player_shared_lead_after_the_planned_parties_plays_on_until_one_leads_alone() -> (
+    None
+):
+    state = three_player_last_trick([0, 1, 1], 2)
+    play_last_trick(state)  # 1-1-1 after three: play on
+    assert not state.is_over() and state.is_belle()
+    state = three_player_last_trick([1, 2, 1], 4)
+    play_last_trick(state)  # 2-2-1 after five: still shared, play on
+    assert not state.is_over()
+    state = three_player_last_trick([2, 2, 1], 5)
+    play_last_trick(state)  # 3-2-1: seat 0 leads alone
+    assert state.is_over() and state.outcome() is not None
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {"parties": 5}),
+        (2, {"preset": "lavardin", "manches": 1}),
+        (3, {"manches": 3}),
+        (4, {"preset": "lavardin", "manches": 3}),
+    ],
+)
+def test_match_options_only_the_lengths_of_the_rules(
+    players: int, options: dict[str, object]
+) -> None:
+    with pytest.raises(InvalidOptions) as refused:
+        GAME.new(players, 1, options)
+    assert refused.value.args[0].startswith(("Aux règles", "À "))
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "parties", "manches_to_win"),
+    [
+        (2, {}, 3, 1),
+        (2, {"manches": 3}, 3, 2),
+        (2, {"preset": "lavardin"}, 3, 2),
+        (2, {"preset": "lavardin", "parties": 5, "manches": 3}, 5, 2),
+        (3, {"parties": 5}, 5, 1),
+        (4, {"preset": "lavardin", "manches": 1}, 3, 1),
+    ],
+)
+def test_match_options_the_lengths_of_the_rules_are_accepted(
+    players: int, options: dict[str, object], parties: int, manches_to_win: int
+) -> None:
+    state = GAME.new(players, 1, options)
+    assert isinstance(state, ChouineState)
+    assert (state.parties_per_manche, state.manches_to_win) == (parties, manches_to_win)

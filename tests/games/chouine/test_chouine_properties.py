@@ -20,7 +20,7 @@ PRESETS = st.sampled_from(["classique", "lavardin"])
 
 
 def new(players: int, seed: int, preset: str) -> ChouineState:
-    state = GAME.new(players, seed, {"preset": preset, "manches": 1})
+    state = GAME.new(players, seed, {"preset": preset})
     assert isinstance(state, ChouineState)
     return state
 

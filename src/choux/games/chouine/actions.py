@@ -49,7 +49,37 @@ class NextDeal(Action):
 
 
 CODEC = ActionCodec(Play, Exchange, NextDeal)
+
+# ------------------------------------------------------------------ integer action ids
+# The fast path of the contract (`legal_action_ids` / `apply_id`): an action is also a
+# small int. 0-31: play that card (see cards.py); 32 * (1 + k) + card: play it declaring
+# the k-th kind of `DECLARE_KINDS`; then the seven exchange and the next deal.
+DECLARE_KINDS = ("mariage", "tierce", "quarteron", "chouine", "cinquante", "quinte", "trente")
+EXCHANGE_ID = 32 * (1 + len(DECLARE_KINDS))
+NEXT_DEAL_ID = EXCHANGE_ID + 1
 #: one shared Play per card without declaration (legal_actions allocates nothing)
 PLAIN: tuple[Play, ...] = tuple(Play(code) for code in CODES)
 EXCHANGE = Exchange()
 NEXT_DEAL = NextDeal()
+#: the action of every id, built once
+ACTIONS: tuple[Action, ...] = (
+    *PLAIN,
+    *(Play(code, kind) for kind in DECLARE_KINDS for code in CODES),
+    EXCHANGE,
+    NEXT_DEAL,
+)
+_KIND_INDEX = {kind: k for k, kind in enumerate(DECLARE_KINDS)}
+
+
+def action_id(action: Action) -> int:
+    """The int of an action (ValueError for one that is not a Chouine action)."""
+    if isinstance(action, Play) and action.card in CODE_INDEX:
+        if action.declare is None:
+            return CODE_INDEX[action.card]
+        if action.declare in _KIND_INDEX:
+            return 32 * (1 + _KIND_INDEX[action.declare]) + CODE_INDEX[action.card]
+    elif isinstance(action, Exchange):
+        return EXCHANGE_ID
+    elif isinstance(action, NextDeal):
+        return NEXT_DEAL_ID
+    raise ValueError(f"not a Chouine action: {action!r}")

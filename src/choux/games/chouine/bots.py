@@ -5,21 +5,21 @@ wins tricks that are worth winning with its cheapest winning card, and otherwise
 least useful card, keeping brisques, trumps and half-made combinations. It only reads what
 its seat can see: its hand, the trick, the trump, the talon size and which cards are still
 unseen (the complement of `secrets(seat)`: every other card was played face up or shown).
+Once the talon is empty at two players every card is known: it then plays exactly
+(`endgame.py`), like the search levels, which live in `search.py`.
 """
 
 from __future__ import annotations
 
 import random
 
-from choux.ai.ismcts import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
+from choux.games.chouine import endgame
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
 from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
 from choux.games.chouine.rules import trick_winner
-from choux.games.chouine.state import PLAY, ChouineState
-
-#: rollouts per decision of the "expert" level (its wall-clock cap is 0.3 s)
-EXPERT_SIMULATIONS = 100
+from choux.games.chouine.search import ChouineSearch
+from choux.games.chouine.state import ChouineState
 
 
 class GreedyBot:
@@ -40,6 +40,8 @@ class GreedyBot:
 def best_action(
     state: ChouineState, seat: Seat, actions: list[Action], rng: random.Random
 ) -> Action:
+    if endgame.applies(state):
+        return endgame.solve(state)[1]  # two players, talon empty: exact play
     if EXCHANGE in actions:
         return EXCHANGE
     declares = [a for a in actions if isinstance(a, Play) and a.declare is not None]
@@ -123,44 +125,26 @@ def _master(c: int, unseen: set[int]) -> bool:
     return not any(h in unseen for h in range(c + 1, (c | 7) + 1))
 
 
-# --------------------------------------------------------------------------- expert
+# --------------------------------------------------------------------------- search levels
 
-#: weight of the point margin next to winning the partie (1): a tie-break between moves
-#: that win (or lose) anyway, and a smoother signal for the search
-MARGIN_WEIGHT = 0.004
-
-
-def partie_over(root: State, now: State) -> bool:
-    """The search's horizon: the partie being played at `root` has ended."""
-    assert isinstance(root, ChouineState) and isinstance(now, ChouineState)
-    return now.stage != PLAY or now.deals != root.deals
-
-
-def partie_value(state: State, seat: Seat) -> float:
-    """Winning the partie (1, a replayed tie 1/players) plus a little of the point margin
-    over the best opponent; a rollout cut short counts its points so far."""
-    assert isinstance(state, ChouineState)
-    result = state.last_result
-    if state.stage == PLAY or result is None:
-        totals = [state.card_points[s] + state.decl_points[s] for s in range(state.n)]
-        win = 1.0 / state.n
-    else:
-        totals = [int(t) for t in result["totals"]]
-        winner = result["winner"]
-        win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
-    margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-    return win + MARGIN_WEIGHT * margin
+#: rollouts per decision and wall-clock cap (seconds) of the search levels
+EXPERT_SIMULATIONS, EXPERT_SECONDS = 300, 0.3
+MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
 
 
 def expert_bot(
-    rng: random.Random, simulations: int = EXPERT_SIMULATIONS, seconds: float | None = 0.3
-) -> SearchBot:
-    """The "expert" level: determinized search over the partie, greedy rollouts."""
-    return SearchBot(
-        rng,
-        rollout=GreedyBot,
-        evaluate=partie_value,
-        horizon=partie_over,
-        simulations=simulations,
-        seconds=seconds,
-    )
+    rng: random.Random,
+    simulations: int = EXPERT_SIMULATIONS,
+    seconds: float | None = EXPERT_SECONDS,
+) -> ChouineSearch:
+    """The "expert" level: determinized search finished by the exact solver."""
+    return ChouineSearch(rng, simulations=simulations, seconds=seconds)
+
+
+def maitre_bot(
+    rng: random.Random,
+    simulations: int = MAITRE_SIMULATIONS,
+    seconds: float | None = MAITRE_SECONDS,
+) -> ChouineSearch:
+    """The « maître » level: the same search with ten times the budget (under 1 s a move)."""
+    return ChouineSearch(rng, simulations=simulations, seconds=seconds)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from choux.engine.base import (
+    BOT_LABELS,
     JSON,
     ActionCodec,
     BotFactory,
@@ -16,7 +18,7 @@ from choux.engine.base import (
 from choux.games.chouine.actions import CODEC
 from choux.games.chouine.cards import CODE_INDEX, SHORT
 from choux.games.chouine.state import ChouineState
-from choux.games.chouine.variants import CLASSIQUE, LAVARDIN, PRESETS, variant_for
+from choux.games.chouine.variants import CLASSIQUE, LAVARDIN, PRESETS, Variant, variant_for
 
 
 class ChouineGame(Game):
@@ -25,6 +27,7 @@ class ChouineGame(Game):
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    bot_labels: ClassVar[Mapping[str, str]] = {**BOT_LABELS, "maitre": "maître"}
     unit_name: ClassVar[str] = "donnes"
     codec: ClassVar[ActionCodec] = CODEC
     options: ClassVar[tuple[Option, ...]] = (
@@ -63,21 +66,25 @@ class ChouineGame(Game):
         return ChouineState(variant_for(str(options["preset"]), players), options, seed)
 
     def check_options(self, players: int, options: dict[str, JSON]) -> None:
-        if players > 2 and options.get("manches") == 3:
-            raise InvalidOptions("À trois ou quatre joueurs, on joue une seule manche.")
+        check_match_length(variant_for(str(options["preset"]), players), options)
 
     def bots(self) -> dict[str, BotFactory]:
         from choux.ai.random import RandomBot
-        from choux.games.chouine.bots import GreedyBot, expert_bot
+        from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
 
-        return {"random": RandomBot, "greedy": GreedyBot, "expert": expert_bot}
+        return {
+            "random": RandomBot,
+            "greedy": GreedyBot,
+            "expert": expert_bot,
+            "maitre": maitre_bot,
+        }
 
     def configurations(self) -> list[tuple[int, dict[str, JSON]]]:
         return [
             (2, {}),
             (3, {}),
             (4, {}),
-            (2, {"preset": LAVARDIN, "manches": 1}),
+            (2, {"preset": LAVARDIN}),  # two winning manches: the rules allow no shorter match
             (3, {"preset": LAVARDIN, "scores_visibles": True}),
         ]
 
@@ -91,6 +98,28 @@ class ChouineGame(Game):
 
     def render_text(self, view: dict[str, JSON]) -> str:
         return render_text(view)
+
+
+def check_match_length(variant: Variant, options: dict[str, JSON]) -> None:
+    """Only the match lengths of the rules exist; anything else is refused in French."""
+    parties, manches = options.get("parties", 3), options.get("manches", 0)
+    if parties not in variant.parties_choices:
+        if variant.players > 2:
+            raise InvalidOptions("À plusieurs, une manche se joue en 3 ou 5 parties.")
+        if variant.preset == LAVARDIN:
+            raise InvalidOptions("Aux règles de Lavardin, une manche se joue en 3 ou 5 parties.")
+        raise InvalidOptions(
+            "Aux règles classiques, la manche se gagne en deux parties (la belle si besoin) : "
+            "choisissez 3 parties."
+        )
+    if manches != 0 and manches not in variant.manches_choices:
+        if variant.players > 2:
+            raise InvalidOptions("À trois ou quatre joueurs, on joue une seule manche.")
+        if variant.preset == LAVARDIN:
+            raise InvalidOptions(
+                "Aux règles de Lavardin, le match se joue en deux manches gagnantes."
+            )
+        raise InvalidOptions("Aux règles classiques, le match se joue en une manche ou en trois.")
 
 
 def _cards(codes: Any) -> str:
@@ -151,9 +180,12 @@ def render_text(view: dict[str, JSON]) -> str:
         text = str(result["text"])
         for s in range(n):
             text = text.replace(f"{{p{s}}}", who(s))
-        totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
         title = "Partie précédente" if fresh else "Fin de la partie"
-        lines.append(f"{title} : {totals}. {text}")
+        if result.get("reason") == "chouine":
+            lines.append(f"{title} : {text}")  # the Chouine decides, not the points
+        else:
+            totals = ", ".join(f"{who(s)} {result['totals'][s]}" for s in range(n))
+            lines.append(f"{title} : {totals}. {text}")
     if view["stage"] == "play":
         trick = ", ".join(f"{who(x['seat'])} {_cards([x['card']])}" for x in view["trick"])
         if not trick:

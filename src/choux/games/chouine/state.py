@@ -82,14 +82,25 @@ from choux.engine.base import (
     copy_rng,
     rng_fingerprint,
 )
-from choux.games.chouine.actions import EXCHANGE, NEXT_DEAL, PLAIN, Exchange, NextDeal, Play
+from choux.games.chouine.actions import (
+    ACTIONS,
+    EXCHANGE,
+    NEXT_DEAL,
+    PLAIN,
+    Exchange,
+    NextDeal,
+    Play,
+    action_id,
+)
 from choux.games.chouine.cards import (
     CODE_INDEX,
     CODES,
     DECK,
+    KING,
     LAST_TRICK_BONUS,
     NAMES,
     POINTS,
+    QUEEN,
     SEVEN,
     SUIT_LETTERS,
     SUIT_NAMES,
@@ -98,10 +109,13 @@ from choux.games.chouine.cards import (
     codes,
 )
 from choux.games.chouine.rules import (
+    BRISQUE_MASK,
+    DECLARED_QUEENS,
+    DRAWING_ORDERS,
+    QUEEN_BITS,
     can_exchange_seven,
     chouine_winner,
     declarations,
-    drawing_order,
     first_dealer,
     hand_mask,
     may_declare,
@@ -113,10 +127,19 @@ from choux.games.chouine.variants import DECLARATION_NAMES, Variant
 from choux.games.chouine.view_types import ChouineBoard, LastTrick, PlayedCard
 
 PLAY, BETWEEN, OVER = "play", "between", "over"
+CHOUINE = "chouine"
+#: after a Chouine the trick is only finished: its card, or a Chouine of one's own
+AFTER_CHOUINE = (
+    "Une Chouine a été annoncée : on finit seulement le pli "
+    "(jouez votre carte, ou annoncez votre propre Chouine)."
+)
 PAUSE_SECONDS = 6.0
+#: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
+UNLIKELY_POWER = 4
 
 SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
+PHASE_EVENT = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
 
 #: events are immutable: the common ones are built once (playouts create millions)
@@ -237,6 +260,8 @@ class ChouineState(State):
         self.declarations: list[Declaration] = []
         self.chouines: list[tuple[int, int]] = []
         self.voids = [0] * n
+        #: per seat, cards its public play suggests it did not hold (see `_infer`)
+        self.unlikely = [0] * n
         self.au_sept = False
         self.stage = PLAY
         self.deals += 1
@@ -262,13 +287,66 @@ class ChouineState(State):
         hand = self.hands[seat]
         playable = self.playable_cards(seat)
         actions: list[Action] = [PLAIN[c] for c in playable]
+        after_chouine = bool(self.chouines)
         for c, kind, _, _ in self.declarations_for(seat, playable):
-            actions.append(Play(CODES[c], kind))
+            if not after_chouine or kind == CHOUINE:
+                actions.append(Play(CODES[c], kind))
+        if after_chouine:
+            return actions  # the trick is only finished (see `_refuse_after_chouine`)
         if SEVENS[self.trump] in hand and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
             actions.append(EXCHANGE)
         return actions
+
+    # ------------------------------------------------------------------ contract: fast path
+
+    def legal_action_ids(self, seat: Seat) -> list[int]:
+        """The legal actions as ints (see actions.py), for search and playouts. When only
+        cards may be played this is the playable list itself: read it, never change it
+        (it is valid until the next move)."""
+        if seat != self.turn or self.stage != PLAY:
+            return []
+        hand = self.hands[seat]
+        talon = len(self.talon)
+        if self.trick and talon < self.n:
+            playable = phase_two_legal_cards(hand, self.trick, self.trump)
+        else:
+            playable = hand
+        mask = self.masks[seat]
+        # `may_declare` and the seven, inlined: this runs at every move of every playout
+        if (
+            mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]]
+            or (
+                not self.brisque_used[seat]
+                and (mask & BRISQUE_MASK).bit_count() >= self.variant.brisque_combo.size
+            )
+            or (mask >> SEVENS[self.trump] & 1 and talon >= 2)
+        ):
+            return [action_id(a) for a in self.legal_actions(seat)]
+        return playable
+
+    def apply_id(self, seat: Seat | None, action: int) -> None:
+        """Apply the action of this id without building events: the same rules as `apply`
+        (a plain card goes straight to `_put`, anything else through `apply`), the same
+        refusals (IllegalAction, state unchanged)."""
+        if (
+            0 <= action < 32
+            and seat == self.turn
+            and self.stage == PLAY
+            and self.masks[seat] >> action & 1
+            and not self.chouines
+        ):
+            trick = self.trick
+            if not trick or len(self.talon) >= self.n:
+                self._put(seat, action, False, None)
+                return
+            if action in phase_two_legal_cards(self.hands[seat], trick, self.trump):
+                self._put(seat, action, True, None)
+                return
+        if not 0 <= action < len(ACTIONS):
+            raise MalformedAction("Ce coup n'existe pas à la Chouine.")
+        self.apply(seat, ACTIONS[action])
 
     def declarations_for(
         self, seat: Seat, playable: list[int]
@@ -319,6 +397,8 @@ class ChouineState(State):
         raise MalformedAction("Ce coup n'existe pas à la Chouine.")
 
     def _exchange(self, seat: Seat) -> list[Event]:
+        if self.chouines:
+            raise WindowClosed(AFTER_CHOUINE)
         hand = self.hands[seat]
         seven = card(SEVEN, self.trump)
         if not can_exchange_seven(
@@ -356,6 +436,8 @@ class ChouineState(State):
             raise IllegalAction(self._obligation(hand))
         declared = None
         if action.declare is not None:
+            if self.chouines and action.declare != CHOUINE:
+                raise WindowClosed(AFTER_CHOUINE)
             matching = [d for d in self.declarations_for(seat, [c]) if d[1] == action.declare]
             if not matching:
                 name = DECLARATION_NAMES.get(action.declare, action.declare)
@@ -365,24 +447,45 @@ class ChouineState(State):
         events: list[Event] = []
         if declared is not None:
             events.append(self._declare(seat, *declared))
+        self._put(seat, c, bool(closed), events)
+        return events
+
+    def _put(self, seat: Seat, c: int, closed: bool, events: list[Event] | None) -> None:
+        """Play the validated card `c` (and end the trick when it is complete); events are
+        appended only when asked for (`apply_id` asks for none). The hot path of every
+        playout: locals, no calls but the trick's end."""
+        trick = self.trick
+        trump = self.trump
         if closed:
             led = trick[0] >> 3
             if c >> 3 != led:
                 self.voids[seat] |= 1 << led
-                if c >> 3 != self.trump:
-                    self.voids[seat] |= 1 << self.trump
-        hand.remove(c)
+                if c >> 3 != trump:
+                    self.voids[seat] |= 1 << trump
+        # what everyone may read from this card (public knowledge, for the bots' sampling
+        # of hidden hands): a king or queen played without declaring the mariage of an
+        # undeclared suit says its partner was not in hand; a card played while the seven
+        # could still be exchanged says the seven of trumps was not in hand
+        rank = c & 7
+        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
+            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
+        talon = self.talon
+        size = len(talon)
+        if size > 2 and size >= self.n and talon[0] != SEVENS[trump]:
+            self.unlikely[seat] |= 1 << SEVENS[trump]
+        self.hands[seat].remove(c)
         self.masks[seat] ^= 1 << c
         shown = self.shown[seat]
-        if c in shown:
+        if shown and c in shown:
             shown.remove(c)
         trick.append(c)
         self.trick_seats.append(seat)
-        events.append(PLAY_EVENTS[seat][c])
+        if events is not None:
+            events.append(PLAY_EVENTS[seat][c])
         if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
-            return events
-        return self._end_trick(events)
+        else:
+            self._end_trick(events)
 
     def _obligation(self, hand: list[int]) -> str:
         led = self.trick[0] >> 3
@@ -415,45 +518,55 @@ class ChouineState(State):
         data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
         return Event("declare", text, seat, data)
 
-    def _end_trick(self, events: list[Event]) -> list[Event]:
+    def _end_trick(self, events: list[Event] | None) -> None:
         n = self.n
         trick = self.trick
-        winner = self.trick_seats[trick_winner(trick, self.trump)]
-        gained = 0
-        for c in trick:
-            gained += POINTS[c]
+        if n == 2:  # `trick_winner` for two cards, inlined
+            a, b = trick
+            trump = self.trump
+            beats = (b >> 3 == a >> 3 and b > a) or (b >> 3 == trump and a >> 3 != trump)
+            winner = self.trick_seats[1 if beats else 0]
+            gained = POINTS[a] + POINTS[b]
+        else:
+            winner = self.trick_seats[trick_winner(trick, self.trump)]
+            gained = sum([POINTS[c] for c in trick])
+        if self.chouines:  # the trick that ends on a Chouine scores nothing
+            gained = 0
         self.won[winner].extend(trick)
         self.card_points[winner] += gained
         self.tricks_won[winner] += 1
         self.last_trick = (self.trick_seats, trick, winner)
         self.trick = []
         self.trick_seats = []
-        events.append(trick_event(winner, gained))
+        if events is not None:
+            events.append(trick_event(winner, gained))
         if self.chouines:
-            return self._end_partie(events, chouine_winner(self.chouines, self.trump), None)
+            chouine = chouine_winner(self.chouines, self.trump)
+            self._end_partie([] if events is None else events, chouine, None)
+            return
         talon = self.talon
         if len(talon) >= n:
             hands, masks = self.hands, self.masks
-            for s in drawing_order(winner, n):
+            for s in DRAWING_ORDERS[n][winner]:
                 drawn = talon.pop()
                 insort(hands[s], drawn)
                 masks[s] |= 1 << drawn
-            events.append(DRAW_EVENT)
+            if events is not None:
+                events.append(DRAW_EVENT)
             if not talon:
-                events.append(
-                    Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
-                )
+                if events is not None:
+                    events.append(PHASE_EVENT)
             elif self.variant.last_call and len(talon) == 2 and n == 2:
                 self.au_sept = True
-                events.append(Event("au_sept", f"{{p{winner}}} : « Au sept ! »", winner))
-            elif len(talon) < n:
+                if events is not None:
+                    events.append(Event("au_sept", f"{{p{winner}}} : « Au sept ! »", winner))
+            elif len(talon) < n and events is not None:
                 events.append(
                     Event("phase", "Plus assez de cartes pour piocher : fin de la pioche.")
                 )
         self.leader = self.turn = winner
         if not self.hands[winner]:
-            return self._end_partie(events, None, winner)
-        return events
+            self._end_partie([] if events is None else events, None, winner)
 
     # ------------------------------------------------------------------ parties and manches
 
@@ -471,10 +584,13 @@ class ChouineState(State):
         if last_winner is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
         if chouine is not None:
-            text = f"Chouine ! {{p{chouine}}} : partie gagnée."
+            reason = CHOUINE
+            text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
         elif winner is None:
+            reason = "egalite"
             text = "Égalité : la partie est rejouée."
         else:
+            reason = "points"
             text = f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
         self.last_result = {
             "totals": totals,
@@ -483,9 +599,10 @@ class ChouineState(State):
             "last_trick_winner": last_winner,
             "winner": winner,
             "chouine": chouine,
+            "reason": reason,
             "text": text,
         }
-        events.append(Event("partie", text, winner, {"totals": list(totals)}))
+        events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
             return events
@@ -510,15 +627,17 @@ class ChouineState(State):
 
     def _manche_winner(self) -> int | None:
         """2 players: first to a majority of the manche's parties (2 of 3, 3 of 5). 3 or 4
-        players: after the manche's parties, the most parties won; a tie for the lead plays
-        another partie (la belle)."""
+        players: the manche stops as soon as nobody can catch up the leader with the
+        parties left to play; a lead still shared after them plays on until one leads alone."""
         wins = self.partie_wins
         best = max(wins)
         if self.n == 2:
             return wins.index(best) if best >= (self.parties_per_manche + 1) // 2 else None
-        if self.decided < self.parties_per_manche or wins.count(best) > 1:
-            return None
-        return wins.index(best)
+        left = max(0, self.parties_per_manche - self.decided)
+        leader = wins.index(best)
+        if all(w + left < best for s, w in enumerate(wins) if s != leader):
+            return leader
+        return None
 
     def is_belle(self) -> bool:
         """Whether the partie in play decides the manche for everyone still in the race."""
@@ -661,6 +780,7 @@ class ChouineState(State):
             "declared_suits",
             "brisque_used",
             "voids",
+            "unlikely",
             "partie_wins",
             "total_partie_wins",
             "manche_wins",
@@ -688,6 +808,15 @@ class ChouineState(State):
             allowed = [c for c in pool if not voids >> (c >> 3) & 1]
             if len(allowed) < need:
                 allowed = pool[:]
+            unlikely = self.unlikely[s]
+            if unlikely:
+                # weighted sampling without replacement (Efraimidis-Spirakis): an unlikely
+                # card has a quarter of the weight of the others
+                allowed.sort(
+                    key=lambda c: -(keys[c] ** UNLIKELY_POWER if unlikely >> c & 1 else keys[c])
+                )
+            else:
+                allowed.reverse()
             chosen = allowed[:need]
             for c in chosen:
                 pool.remove(c)
@@ -727,6 +856,7 @@ class ChouineState(State):
             ],
             "chouines": [list(c) for c in self.chouines],
             "voids": list(self.voids),
+            "unlikely": list(self.unlikely),
             "au_sept": self.au_sept,
             "partie_wins": list(self.partie_wins),
             "total_partie_wins": list(self.total_partie_wins),
@@ -749,7 +879,8 @@ class ChouineState(State):
             assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
             assert self.masks[s] == hand_mask(self.hands[s]), "hand mask out of date"
         assert sorted(cards) == list(DECK), "a card was created or lost"
-        assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
+        if not self.chouines:  # the trick that ends on a Chouine scores nothing
+            assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
         if self.stage == PLAY:
             sizes = {len(h) for h in self.hands}
             assert len(self.trick) == len(self.trick_seats) < self.n

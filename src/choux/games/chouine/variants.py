@@ -7,6 +7,7 @@ Logic asks a `Variant` instead of testing ``preset == ...``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from choux.games.chouine.cards import ACE, JACK, KING, QUEEN, TEN
@@ -68,6 +69,10 @@ class Variant:
     last_call: bool
     #: manches of the match when the table option says "selon les règles"
     default_manches: int
+    #: the only match lengths the rules know: parties per manche, manches of the match
+    #: (best of: 1 = one manche, 3 = two winning manches)
+    parties_choices: tuple[int, ...] = (3, 5)
+    manches_choices: tuple[int, ...] = (1,)
 
     @property
     def title(self) -> str:
@@ -78,6 +83,7 @@ class Variant:
         return next(c for c in self.suit_combos if c.wins_partie)
 
 
+@functools.cache
 def variant_for(preset: str, players: int) -> Variant:
     """The rule set for a preset and a number of players (2 to 4)."""
     lavardin = preset == LAVARDIN
@@ -95,6 +101,10 @@ def variant_for(preset: str, players: int) -> Variant:
             QUINTE if lavardin else CINQUANTE,
             last_call=lavardin,
             default_manches=3 if lavardin else 1,
+            # classique: manches of first to 2 parties, a match of 1 manche or best of 3;
+            # Lavardin: manches of 3 or 5 parties, a match of 2 winning manches
+            parties_choices=(3, 5) if lavardin else (3,),
+            manches_choices=(3,) if lavardin else (1, 3),
         )
     return Variant(
         preset,

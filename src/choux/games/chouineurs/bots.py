@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from choux.ai.ismcts import SearchBot
+from choux.ai.pimc import SearchBot
 from choux.engine.base import Action, BotMove, Seat, State
 from choux.games.chouineurs.actions import AS_DEALT, CRY_FACE, CRY_TOKEN, PLAY_FACE, TURNED, Prepare
 from choux.games.chouineurs.deck import (

@@ -19,7 +19,9 @@ function seatPanel(view, seat, ctx) {
   const shown = (view.shown || [])[seat] || [];
   // once a partie is over, its total (dix de der included) is public on the score sheet
   const done = view.stage !== "play" && view.last_result;
-  const points = done ? view.last_result.totals[seat] : (view.points || [])[seat];
+  const points = done
+    ? (view.last_result.reason === "chouine" ? null : view.last_result.totals[seat])
+    : (view.points || [])[seat];
   const box = h("div", { class: `cq-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } },
     h("div", { class: "cq-seat-head" },
       h("span", { class: "cq-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
@@ -156,6 +158,12 @@ export function render(board, view, ctx) {
 function resultEl(view, ctx) {
   const r = view.last_result;
   const box = h("section", { class: "cq-result" }, h("h3", { text: fill(r.text, ctx.names) }));
+  const next = h("p", { class: "cq-next", text: view.stage === "over" ? "Dernière partie du match." : "La donne suivante arrive…" });
+  if (r.reason === "chouine") {
+    // a Chouine wins the partie outright: totals (where the loser may lead) would mislead
+    box.append(h("p", { class: "cq-chouine", text: "La Chouine emporte la partie, quels que soient les points." }), next);
+    return box;
+  }
   const table = h("table", { class: "cq-sheet" });
   table.append(h("tr", {}, h("th", { text: "" }), h("th", { text: "Cartes" }), h("th", { text: "Annonces" }),
     h("th", { title: "dix de der : 10 points pour le dernier pli", text: "Der" }), h("th", { text: "Total" })));
@@ -165,8 +173,7 @@ function resultEl(view, ctx) {
       h("td", { text: String(r.declared_points[seat]) }),
       h("td", { class: "cq-der", text: r.last_trick_winner === seat ? "10" : "–" }), h("td", { text: String(total) })));
   });
-  box.append(table);
-  box.append(h("p", { class: "cq-next", text: view.stage === "over" ? "Dernière partie du match." : "La donne suivante arrive…" }));
+  box.append(table, next);
   return box;
 }
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from choux import games
-from choux.ai.ismcts import SearchBot
+from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, State
 from choux.engine.playout import play_out
 from choux.games.chouine.bots import GreedyBot as ChouineGreedy

@@ -1,0 +1,126 @@
+"""The Chouine search levels: what they may know, what they infer, how they roll out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from choux.engine.base import Bot
+from choux.games.chouine import GAME, ChouineState
+from choux.games.chouine.actions import ACTIONS, Play
+from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
+from choux.games.chouine.cards import parse
+from choux.games.chouine.search import ChouineSearch, rollout_move
+from choux.games.chouine.testing import arrange
+
+
+def advance(state: ChouineState, moves: int, seed: int) -> ChouineState:
+    greedy = GreedyBot(random.Random(seed))
+    for _ in range(moves):
+        if state.stage != "play":
+            break
+        move = greedy.choose(state, state.turn)
+        assert move is not None
+        state.apply(state.turn, move.action)
+    return state
+
+
+def twin(state: ChouineState, seat: int) -> ChouineState:
+    """The same position with everything `seat` cannot see dealt differently."""
+    other = state.determinize(seat, random.Random(4242))
+    other.rng = random.Random(99)
+    assert other.view(seat) == state.view(seat)
+    return other
+
+
+LEVELS = {
+    "greedy": lambda: GreedyBot(random.Random(3)),
+    "expert": lambda: expert_bot(random.Random(3), 60, None),
+    "maitre": lambda: maitre_bot(random.Random(3), 90, None),
+}
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize(("players", "moves"), [(2, 0), (2, 9), (2, 20), (3, 6), (4, 4)])
+def test_bots_decide_from_what_their_seat_sees_only(level: str, players: int, moves: int) -> None:
+    state = advance(GAME.new(players, 31 + moves), moves, 5)  # type: ignore[arg-type]
+    seat = state.turn
+    other = twin(state, seat)
+    if players == 2 and state.talon:
+        assert other.snapshot() != state.snapshot()  # the hidden cards did move
+    first = LEVELS[level]().choose(state, seat)
+    second = LEVELS[level]().choose(other, seat)
+    assert first is not None and first == second
+
+
+def test_playing_a_king_without_its_mariage_makes_the_queen_unlikely() -> None:
+    state = arrange(2, hands=["KH 7S 8S 9S JS", "AC AD 7C 8C 9C"], turned_up="TD")
+    state.apply(0, Play("KH"))
+    assert state.unlikely[0] >> parse("QH") & 1
+    assert not state.unlikely[0] >> parse("QS") & 1
+
+
+def test_playing_while_the_seven_could_be_exchanged_makes_it_unlikely() -> None:
+    state = arrange(2, hands=["KH 7S 8S 9S JS", "AC AD 8C 9C JC"], turned_up="TD")
+    state.apply(0, Play("7S"))
+    assert state.unlikely[0] >> parse("7D") & 1
+
+
+def test_determinization_rarely_deals_an_unlikely_card_to_that_seat() -> None:
+    state = advance(GAME.new(2, 8), 2, 1)  # type: ignore[arg-type]
+    seat = state.turn
+    other = 1 - seat
+    hidden = sorted(state.hidden_cards(seat))
+    marked, plain = hidden[0], hidden[1]
+    state.unlikely[other] = 1 << marked
+    rng = random.Random(0)
+    counts = {marked: 0, plain: 0}
+    for _ in range(600):
+        world = state.determinize(seat, rng)
+        for c in counts:
+            counts[c] += c in world.hands[other]
+    assert counts[marked] < 0.6 * counts[plain]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rollout_policy_plays_whole_parties_legally(players: int) -> None:
+    rng = random.Random(players)
+    for seed in range(20):
+        state = GAME.new(players, seed)
+        assert isinstance(state, ChouineState)
+        while state.stage == "play":
+            seat = state.turn
+            move = rollout_move(state, seat, rng)
+            assert ACTIONS[move] in state.legal_actions(seat)
+            state.apply_id(seat, move)
+
+
+def test_rollout_policy_declares_the_chouine_it_holds() -> None:
+    state = arrange(2, hands=["KH QH JH TH 9S", "AS AC AD TC TD"], turned_up="KC")
+    move = ACTIONS[rollout_move(state, 0, random.Random(0))]
+    assert isinstance(move, Play) and move.declare == "chouine"
+
+
+def test_maitre_is_offered_with_the_other_levels() -> None:
+    assert list(GAME.bots()) == ["random", "greedy", "expert", "maitre"]
+    bot: Bot = GAME.make_bot("maitre", random.Random(0))
+    state = GAME.new(2, 1)
+    move = bot.choose(state, state.actors()[0])
+    assert move is not None and move.action in state.legal_actions(state.actors()[0])
+
+
+def test_maitre_searches_under_a_clock_of_at_most_a_second() -> None:
+    """« maître » thinks at most 1 s a move: its clock is set under a second, and the search
+    really stops on its clock rather than on its count of simulations (no wall-time bound
+    here: a loaded machine would make such a test flaky; `docs/perf.md` has the timings)."""
+    bot = GAME.make_bot("maitre", random.Random(0))
+    assert isinstance(bot, ChouineSearch)
+    assert bot.seconds is not None and bot.seconds <= 1.0
+    state = GAME.new(2, 12)
+    assert isinstance(state, ChouineState)
+    clocked = ChouineSearch(random.Random(0), simulations=10**9, seconds=0.05)
+    seat = state.turn
+    move = clocked.choose(state, seat)
+    assert move is not None and move.action in state.legal_actions(seat)
+    assert 0 < clocked.last_simulations < 10**9
