@@ -21,18 +21,31 @@ def _float_env(name: str, default: float) -> float:
         return default
 
 
+def _text_env(name: str, default: str) -> str:
+    """A text setting read from the environment variable `name` (else `default`) each
+    time Settings is built, so tests may set the variable first."""
+    value: str = field(default_factory=lambda: os.environ.get(name, default))
+    return value
+
+
+def _number_env(name: str, default: float) -> float:
+    """A number setting read like `_text_env`; a value that is not a number gives `default`."""
+    value: float = field(default_factory=lambda: _float_env(name, default))
+    return value
+
+
 @dataclass
 class Settings:
     """Everything the service and the web app need to know; tests build their own."""
 
     database_url: str = field(default_factory=default_database_url)
-    secret_key: str = field(default_factory=lambda: os.environ.get("CHOUX_SECRET_KEY", ""))
+    secret_key: str = _text_env("CHOUX_SECRET_KEY", "")
     #: minimum seconds between a bot's moves, so people can follow the game
-    bot_pace: float = field(default_factory=lambda: _float_env("CHOUX_BOT_PACE", 0.7))
+    bot_pace: float = _number_env("CHOUX_BOT_PACE", 0.7)
     #: seconds a disconnected player keeps the seat before a bot takes it (0: never)
-    grace_seconds: float = field(default_factory=lambda: _float_env("CHOUX_GRACE_SECONDS", 180))
+    grace_seconds: float = _number_env("CHOUX_GRACE_SECONDS", 180)
     #: seconds between server heartbeats on each WebSocket
-    heartbeat_seconds: float = field(default_factory=lambda: _float_env("CHOUX_HEARTBEAT", 15))
+    heartbeat_seconds: float = _number_env("CHOUX_HEARTBEAT", 15)
     #: origins allowed for WebSockets besides the page's own host (comma-separated)
     allowed_origins: tuple[str, ...] = field(
         default_factory=lambda: tuple(
@@ -40,85 +53,57 @@ class Settings:
         )
     )
     #: multiplies every game window (tests and demos shorten the pauses between deals)
-    deadline_scale: float = field(default_factory=lambda: _float_env("CHOUX_DEADLINE_SCALE", 1.0))
+    deadline_scale: float = _number_env("CHOUX_DEADLINE_SCALE", 1.0)
     #: Redis URL to run several server processes on one PostgreSQL database ("" = one process)
-    redis_url: str = field(default_factory=lambda: os.environ.get("CHOUX_REDIS_URL", ""))
+    redis_url: str = _text_env("CHOUX_REDIS_URL", "")
     #: seconds a finished table stays in memory once nobody watches it
-    evict_seconds: float = field(default_factory=lambda: _float_env("CHOUX_EVICT_SECONDS", 600))
+    evict_seconds: float = _number_env("CHOUX_EVICT_SECONDS", 600)
     #: seconds between two checks of the held tables against the store, with several
     #: processes (a lost Redis message delays a change by at most this much)
-    resync_seconds: float = field(default_factory=lambda: _float_env("CHOUX_RESYNC_SECONDS", 2))
+    resync_seconds: float = _number_env("CHOUX_RESYNC_SECONDS", 2)
     #: several processes: seconds a process holds the claim to compute a bot's move or play
     #: a clock's action for one version (the others take over after that if it died)
-    claim_seconds: float = field(default_factory=lambda: _float_env("CHOUX_CLAIM_SECONDS", 5))
+    claim_seconds: float = _number_env("CHOUX_CLAIM_SECONDS", 5)
     bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))
     #: seconds before a timer tries again a move the store could not write
-    store_retry_seconds: float = field(
-        default_factory=lambda: _float_env("CHOUX_STORE_RETRY_SECONDS", 2)
-    )
+    store_retry_seconds: float = _number_env("CHOUX_STORE_RETRY_SECONDS", 2)
     #: seconds a live table left by a previous run stays quiet when it is first reloaded,
     #: so that people's pages reconnect before bots move or windows close
-    restore_quiet_seconds: float = field(
-        default_factory=lambda: _float_env("CHOUX_RESTORE_QUIET_SECONDS", 5)
-    )
+    restore_quiet_seconds: float = _number_env("CHOUX_RESTORE_QUIET_SECONDS", 5)
     #: seconds an open table waits for its players before it closes (0: forever)
-    open_table_seconds: float = field(
-        default_factory=lambda: _float_env("CHOUX_OPEN_TABLE_SECONDS", 6 * 3600)
-    )
+    open_table_seconds: float = _number_env("CHOUX_OPEN_TABLE_SECONDS", 6 * 3600)
     #: bot-only tables playing at once, in all and per client
     max_bot_tables: int = field(default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES", 20)))
     max_bot_tables_per_client: int = field(
         default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3))
     )
     #: rate limits per client (address), in the `limits` notation ("N per minute"; "" = none)
-    limit_create: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_LIMIT_CREATE", "20 per minute")
-    )
-    limit_join: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_LIMIT_JOIN", "60 per minute")
-    )
+    limit_create: str = _text_env("CHOUX_LIMIT_CREATE", "20 per minute")
+    limit_join: str = _text_env("CHOUX_LIMIT_JOIN", "60 per minute")
     #: log-in attempts, per client address and per pseudonym tried
-    limit_login: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_LIMIT_LOGIN", "10 per 5 minutes")
-    )
-    limit_messages: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_LIMIT_MESSAGES", "30 per second")
-    )
+    limit_login: str = _text_env("CHOUX_LIMIT_LOGIN", "10 per 5 minutes")
+    limit_messages: str = _text_env("CHOUX_LIMIT_MESSAGES", "30 per second")
     #: seconds between two looks at the store for correspondence deadlines that are due
-    correspondence_poll_seconds: float = field(
-        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25)
-    )
+    correspondence_poll_seconds: float = _number_env("CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25)
     #: multiplies correspondence move times (tests and demos: 1/3600 makes an hour a second)
-    correspondence_scale: float = field(
-        default_factory=lambda: _float_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
-    )
+    correspondence_scale: float = _number_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
     #: the operator's contact in the VAPID claims of web push ("mailto:..." or "https://...")
-    push_contact: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
-    )
+    push_contact: str = _text_env("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
     #: accept push endpoints on plain http or local addresses (tests, local push stubs)
     push_allow_local: bool = field(
         default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1"
     )
     #: SMTP server for « À vous de jouer » by e-mail ("" = no e-mail): smtp://host:25,
     #: smtp+starttls://user:password@host:587 or smtps://user:password@host:465
-    smtp_url: str = field(default_factory=lambda: os.environ.get("CHOUX_SMTP_URL", ""))
-    smtp_from: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
-    )
+    smtp_url: str = _text_env("CHOUX_SMTP_URL", "")
+    smtp_from: str = _text_env("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
     #: the site's public address, for the links in e-mails (e.g. https://choux.example.org)
-    public_url: str = field(default_factory=lambda: os.environ.get("CHOUX_PUBLIC_URL", ""))
+    public_url: str = _text_env("CHOUX_PUBLIC_URL", "")
     #: chat messages per person and table (a flood is refused in French)
-    limit_chat: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
-    )
+    limit_chat: str = _text_env("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
     #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted
     #: proxy says), "always" or "never"
-    secure_cookies: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_SECURE_COOKIES", "auto")
-    )
+    secure_cookies: str = _text_env("CHOUX_SECURE_COOKIES", "auto")
     #: proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (Uvicorn's
     #: forwarded_allow_ips: comma-separated addresses or networks, "*" for any)
-    forwarded_allow_ips: str = field(
-        default_factory=lambda: os.environ.get("CHOUX_FORWARDED_ALLOW_IPS", "127.0.0.1")
-    )
+    forwarded_allow_ips: str = _text_env("CHOUX_FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
 from choux.play.accounts import Account, AccountError, Accounts
-from choux.play.errors import TableError
 from choux.web.errors import status_of
+from choux.web.forms import form_of, session_of
 from choux.web.ratelimits import Limits, client_key
 from choux.web.session import Session
 from choux.web.templating import render
@@ -32,11 +32,6 @@ def accounts_of(request: HTTPConnection) -> Accounts:
     if accounts is None or accounts.store is not state.store:
         accounts = state.accounts = Accounts(state.store)
     return accounts
-
-
-def session_of(request: Request) -> Session:
-    session: Session = request.state.session
-    return session
 
 
 async def attach(request: HTTPConnection, session: Session) -> None:
@@ -62,16 +57,6 @@ async def current_account(request: Request) -> Account | None:
     return await accounts_of(request).by_player(session.player)
 
 
-async def checked_form(request: Request) -> dict[str, str]:
-    form = await request.form()
-    data = {k: v for k, v in form.items() if isinstance(v, str)}
-    if not session_of(request).check_csrf(data.get("csrf")):
-        raise TableError(
-            "Le formulaire a expiré ou ne vient pas de ce site : rechargez la page.", 403
-        )
-    return data
-
-
 # ---------------------------------------------------------------------- creating an account
 
 
@@ -84,7 +69,7 @@ async def signup_page(request: Request) -> Response:
 
 @router.post("/compte/creer")
 async def signup(request: Request) -> Response:
-    form = await checked_form(request)
+    form = await form_of(request)
     session = session_of(request)
     if session.account:
         return RedirectResponse("/compte", status_code=303)
@@ -121,7 +106,7 @@ async def login_page(request: Request) -> Response:
 
 @router.post("/connexion")
 async def login(request: Request) -> Response:
-    form = await checked_form(request)
+    form = await form_of(request)
     pseudo = form.get("pseudo", "")
     limits: Limits = request.app.state.limits
     allowed = await limits.allow("login", client_key(request))
@@ -142,7 +127,7 @@ async def login(request: Request) -> Response:
 
 @router.post("/deconnexion")
 async def logout(request: Request) -> Response:
-    await checked_form(request)
+    await form_of(request)
     session = session_of(request)
     if session.auth:
         await accounts_of(request).close_session(session.auth)
@@ -153,7 +138,7 @@ async def logout(request: Request) -> Response:
 
 @router.post("/deconnexion-partout")
 async def logout_everywhere(request: Request) -> Response:
-    await checked_form(request)
+    await form_of(request)
     account = await current_account(request)
     if account is not None:
         await accounts_of(request).close_all_sessions(account)
@@ -199,7 +184,7 @@ async def _account_page(
 
 @router.post("/compte/mot-de-passe")
 async def change_password(request: Request) -> Response:
-    form = await checked_form(request)
+    form = await form_of(request)
     account = await current_account(request)
     if account is None:
         return RedirectResponse("/connexion", status_code=303)

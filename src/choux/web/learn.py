@@ -12,8 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from choux.play.service import SeatSpec, TableError
+from choux.web.forms import form_of, session_of
 from choux.web.lessons import LESSON_QUERY, LESSONS
-from choux.web.pages import form_of, see_other, service_of, session_of
+from choux.web.pages import see_other, service_of
 
 router = APIRouter()
 

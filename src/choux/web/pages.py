@@ -20,6 +20,7 @@ from choux.web import seating
 from choux.web.accounts import accounts_of
 from choux.web.catalog import catalog, renderer, rules_page
 from choux.web.form_hints import PENDULE_HELP, PENDULE_LABEL, hinted_fields
+from choux.web.forms import form_of, session_of
 from choux.web.lessons import LESSONS, lesson_of
 from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
@@ -34,22 +35,6 @@ CLOCK_LABELS = {0: "sans pendule", 30: "30 s", 60: "1 min", 120: "2 min", 300: "
 def service_of(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
-
-
-def session_of(request: Request) -> Session:
-    session: Session = request.state.session
-    return session
-
-
-async def form_of(request: Request) -> dict[str, str]:
-    """The posted form, after checking its CSRF token (TableError 403 otherwise)."""
-    form = await request.form()
-    data = {k: v for k, v in form.items() if isinstance(v, str)}
-    if not session_of(request).check_csrf(data.get("csrf")):
-        raise TableError(
-            "Le formulaire a expiré ou ne vient pas de ce site : rechargez la page.", 403
-        )
-    return data
 
 
 def chosen_place(form: dict[str, str]) -> int | None:

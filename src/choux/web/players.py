@@ -14,8 +14,9 @@ from choux.play.errors import TableError
 from choux.play.players import MyTable, follow, followed_by, standings_of, tables_of, unfollow
 from choux.play.service import TableService
 from choux.play.tables import STATUS_LABELS
-from choux.web.accounts import accounts_of, checked_form, session_of
+from choux.web.accounts import accounts_of
 from choux.web.catalog import catalog
+from choux.web.forms import form_of, session_of
 from choux.web.seating import QUICK_WAIT_LABELS
 from choux.web.templating import render
 
@@ -148,7 +149,7 @@ async def profile(request: Request, pseudo: str) -> Response:
 
 @router.post("/joueur/{pseudo}/suivre")
 async def toggle_follow(request: Request, pseudo: str) -> Response:
-    form = await checked_form(request)
+    form = await form_of(request)
     account = await accounts_of(request).by_pseudo(pseudo) if len(pseudo) <= 24 else None
     if account is None:
         raise TableError("Aucun joueur ne porte ce pseudonyme.", "not_found")

@@ -16,7 +16,7 @@ from choux.play.players import record_table
 from choux.play.seating import identity_seat, own_seat, sat_here
 from choux.play.service import SeatSpec, TableService
 from choux.play.tables import LiveTable
-from choux.web.accounts import checked_form, session_of
+from choux.web.forms import form_of, session_of
 from choux.web.ratelimits import client_key
 from choux.web.session import Session
 
@@ -135,7 +135,7 @@ def place_of(form: dict[str, str]) -> int:
 @router.post("/t/{code}/reprendre")
 async def take_back(request: Request, code: str) -> Response:
     """Take back one's seat (from the bot standing in, or from another device)."""
-    form = await checked_form(request)
+    form = await form_of(request)
     table = await service_of(request).get(code)
     seat = place_of(form)
     session = session_of(request)
@@ -147,7 +147,7 @@ async def take_back(request: Request, code: str) -> Response:
 @router.post("/t/{code}/retirer")
 async def remove_person(request: Request, code: str) -> Response:
     """The host frees a seat taken by mistake (before the game starts)."""
-    form = await checked_form(request)
+    form = await form_of(request)
     table = await service_of(request).get(code)
     host = my_seat(request, table)
     if host is None:
@@ -160,7 +160,7 @@ async def remove_person(request: Request, code: str) -> Response:
 async def quick_play(request: Request) -> Response:
     """Join the oldest public table of the game waiting for players, or open one whose
     empty seats bots fill after the chosen wait."""
-    form = await checked_form(request)
+    form = await form_of(request)
     name = form.get("jeu", "")
     if name not in games.names():
         raise TableError("Ce jeu n'est pas disponible.", "not_found")

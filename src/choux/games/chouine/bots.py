@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 
-from choux.engine.base import Action, BotMove, Seat, State
+from choux.ai.random import RandomBot
+from choux.engine.base import Action, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import EXCHANGE, PLAIN, Play
 from choux.games.chouine.cards import CODE_INDEX, KING, POINTS, QUEEN
@@ -22,19 +23,13 @@ from choux.games.chouine.search import ChouineSearch
 from choux.games.chouine.state import ChouineState
 
 
-class GreedyBot:
+class GreedyBot(RandomBot):
     """Chooses by a fixed evaluation of each legal action (ties broken at random)."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, state: State, seat: Seat) -> BotMove | None:
-        actions = state.legal_actions(seat)
-        if not actions:
-            return None
+    def pick(self, state: State, seat: Seat, actions: list[Action]) -> Action:
         if not isinstance(state, ChouineState):
-            return BotMove(self.rng.choice(actions))
-        return BotMove(best_action(state, seat, actions, self.rng))
+            return super().pick(state, seat, actions)
+        return best_action(state, seat, actions, self.rng)
 
 
 def best_action(

@@ -383,29 +383,45 @@ def _action(state: ChouineState, seat: int, c: int) -> Action:
     return PLAIN[c]
 
 
-def wins(state: ChouineState, seat: int) -> bool:
-    """Whether `seat` wins the partie under perfect play from here (a tie is no win)."""
-    assert applies(state)
-    mover = state.turn
-    other = 1 - mover
-    solver = solver_for(state)
-    margin = (
-        state.card_points[mover]
-        + state.decl_points[mover]
+def _points_ahead(state: ChouineState, seat: int) -> int:
+    """What `seat` has already won and declared, minus what the other seat has."""
+    other = 1 - seat
+    return (
+        state.card_points[seat]
+        + state.decl_points[seat]
         - state.card_points[other]
         - state.decl_points[other]
     )
+
+
+def _position(state: ChouineState) -> tuple[int, int, int, int, int]:
+    """The solver's arguments for the position, seen from the seat to move: its hand, the
+    other hand, their declaration flags, and the led card (-1 when leading)."""
+    mover = state.turn
+    other = 1 - mover
     led = -1
     if state.trick:
         led = state.trick[0] + (CHOUINE_LED if state.chouines else 0)
-    mask, theirs = state.masks[mover], state.masks[other]
-    fa, fb = flags_of(state, mover), flags_of(state, other)
-    if mover == seat:  # the rest must beat -margin
-        return solver.exceeds(mask, theirs, fa, fb, led, -margin)
+    return (
+        state.masks[mover],
+        state.masks[other],
+        flags_of(state, mover),
+        flags_of(state, other),
+        led,
+    )
+
+
+def wins(state: ChouineState, seat: int) -> bool:
+    """Whether `seat` wins the partie under perfect play from here (a tie is no win)."""
+    assert applies(state)
+    solver = solver_for(state)
+    margin = _points_ahead(state, state.turn)
+    if state.turn == seat:  # the rest must beat -margin
+        return solver.exceeds(*_position(state), -margin)
     # seat wins when the mover's rest stays below -margin... of the mover: rest < margin'
     # with margin' the mover's deficit: mover wins iff rest > -margin; seat wins iff
     # rest < -margin, i.e. not (rest > -margin - 1)
-    return not solver.exceeds(mask, theirs, fa, fb, led, -margin - 1)
+    return not solver.exceeds(*_position(state), -margin - 1)
 
 
 def clamped_margin(state: ChouineState, seat: int, cap: int) -> int:
@@ -413,31 +429,13 @@ def clamped_margin(state: ChouineState, seat: int, cap: int) -> int:
     search in that window only, several times cheaper than the exact margin, and all a
     player needs who cares about winning (and a little about by how much)."""
     assert applies(state)
-    mover = state.turn
-    other = 1 - mover
     solver = solver_for(state)
-    margin = (
-        state.card_points[mover]
-        + state.decl_points[mover]
-        - state.card_points[other]
-        - state.decl_points[other]
-    )
-    led = -1
-    if state.trick:
-        led = state.trick[0] + (CHOUINE_LED if state.chouines else 0)
+    margin = _points_ahead(state, state.turn)
     if len(solver.table) > TABLE_LIMIT:
         solver.table.clear()
-    rest = solver._search(
-        state.masks[mover],
-        state.masks[other],
-        flags_of(state, mover),
-        flags_of(state, other),
-        led,
-        -margin - cap,
-        -margin + cap,
-    )
+    rest = solver._search(*_position(state), -margin - cap, -margin + cap)
     final = max(-cap, min(cap, rest if abs(rest) >= WIN else margin + rest))
-    return final if mover == seat else -final
+    return final if state.turn == seat else -final
 
 
 def final_margin(state: ChouineState, seat: int) -> int:
@@ -446,14 +444,7 @@ def final_margin(state: ChouineState, seat: int) -> int:
     value, _ = solve(state)
     if abs(value) >= WIN:
         return value if state.turn == seat else -value
-    other = 1 - seat
-    margin = (
-        state.card_points[seat]
-        + state.decl_points[seat]
-        - state.card_points[other]
-        - state.decl_points[other]
-    )
-    return margin + (value if state.turn == seat else -value)
+    return _points_ahead(state, seat) + (value if state.turn == seat else -value)
 
 
 __all__ = [

@@ -8,7 +8,7 @@ typo never reaches a table.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -157,15 +157,23 @@ def _unique_id(file: str, kind: str, index: int, entry: Mapping[str, Any], seen:
     return ident
 
 
+def _identified_entries(
+    file: str, data: Mapping[str, Any], key: str, kind: str, seen: set[str]
+) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
+    """Each entry of the list [[key]] with its identifier, checked unique against `seen`,
+    and the label its error messages name it by (carte « c1 »)."""
+    for i, entry in enumerate(_entries(file, data, key)):
+        ident = _unique_id(file, kind, i, entry, seen)
+        yield ident, f"{kind} « {ident} »", entry
+
+
 def parse_fallacies(
     data: Mapping[str, Any], file: str = FALLACIES_FILE
 ) -> tuple[tuple[Colour, ...], tuple[Card, ...]]:
     """Colours and cards from the parsed fallacy file, fully checked."""
     seen: set[str] = set()
     colours = []
-    for i, entry in enumerate(_entries(file, data, "colours")):
-        ident = _unique_id(file, "couleur", i, entry, seen)
-        where = f"couleur « {ident} »"
+    for ident, where, entry in _identified_entries(file, data, "colours", "couleur", seen):
         colours.append(
             Colour(
                 ident,
@@ -177,9 +185,7 @@ def parse_fallacies(
     colour_ids = {c.id for c in colours}
     names: set[str] = set()
     cards = []
-    for i, entry in enumerate(_entries(file, data, "cards")):
-        ident = _unique_id(file, "carte", i, entry, seen)
-        where = f"carte « {ident} »"
+    for ident, where, entry in _identified_entries(file, data, "cards", "carte", seen):
         colour = _text(file, where, entry, "colour", MAX_SHORT)
         if colour not in colour_ids:
             raise ContentError(f"{file}: {where}: couleur inconnue « {colour} »")
@@ -256,9 +262,7 @@ def parse_scenarios(
     card codes are the secret tokens of the views."""
     seen: set[str] = set(taken)
     themes = []
-    for i, entry in enumerate(_entries(file, data, "themes")):
-        ident = _unique_id(file, "thème", i, entry, seen)
-        where = f"thème « {ident} »"
+    for ident, where, entry in _identified_entries(file, data, "themes", "thème", seen):
         themes.append(
             Theme(
                 ident,
@@ -268,9 +272,7 @@ def parse_scenarios(
         )
     theme_ids = {t.id for t in themes}
     scenarios = []
-    for i, entry in enumerate(_entries(file, data, "scenarios")):
-        ident = _unique_id(file, "scénario", i, entry, seen)
-        where = f"scénario « {ident} »"
+    for ident, where, entry in _identified_entries(file, data, "scenarios", "scénario", seen):
         theme = _text(file, where, entry, "theme", MAX_SHORT)
         if theme not in theme_ids:
             raise ContentError(f"{file}: {where}: thème inconnu « {theme} »")
