@@ -18,6 +18,13 @@ With `--bots B`, the last B seats of each table are bots (the game's usual level
 K > 1 processes each table is also watched by a spectator socket on every process that
 serves none of its people, so that every process holds every table (the bots' cost counts
 on each holder). The servers' CPU time per version played is printed with the results.
+
+With `--spectators S`, each table is also watched by S spectator sockets (no seat); they
+count in the latency (a version is delivered once every socket of the table has it).
+With `--pin`, the servers run on core 0 (`taskset -c 0`) and this client process on core 1,
+so that the clients' sockets and JSON do not eat the server's CPU: the latency and the CPU
+per version are then the server's. The load average is printed with every result: the
+machine is shared, compare figures taken back to back.
 """
 
 from __future__ import annotations
@@ -61,7 +68,10 @@ def free_port() -> int:
 class Table:
     code: str
     seats: int
-    sent: dict[int, float] = field(default_factory=dict)  # version -> send time
+    # version -> {action id: send time} of the actions sent at the version before; a refused
+    # action (sent on a stale view, or a race between seats) leaves it, so that its time is
+    # never taken for the latency of the version another seat's action made
+    sent: dict[int, dict[str, float]] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)  # version -> seats that have it
     over: bool = False
     last: int = 0  # the latest version a socket received
@@ -120,6 +130,10 @@ async def seat_loop(
                 continue
             if message["type"] == "refused":
                 stats.refused += 1
+                for pending in table.sent.values():
+                    pending.pop(message.get("id"), None)
+                if os.environ.get("BENCH_DEBUG"):
+                    print(message, file=sys.stderr)
                 continue
             if message["type"] != "state":
                 continue
@@ -129,8 +143,11 @@ async def seat_loop(
                 table.last = max(table.last, version)
                 count = table.seen.get(version, 0) + 1
                 table.seen[version] = count
-                if count == table.seats and version in table.sent:
-                    stats.latencies.append(time.monotonic() - table.sent.pop(version))
+                pending = table.sent.get(version) if count == table.seats else None
+                if pending is not None:
+                    del table.sent[version]
+                    if pending:
+                        stats.latencies.append(time.monotonic() - min(pending.values()))
             if message["result"] is not None:
                 table.over = True
                 break
@@ -139,13 +156,10 @@ async def seat_loop(
                 if think > 0:  # a person's pace: the offered load stays realistic
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 choice = rng.choice(legal)["action"]
-                table.sent.setdefault(version + 1, time.monotonic())
+                action_id = f"{version}-{rng.random()}"
+                table.sent.setdefault(version + 1, {})[action_id] = time.monotonic()
                 stats.actions += 1
-                await ws.send(
-                    json.dumps(
-                        {"type": "action", "id": f"{version}-{rng.random()}", "action": choice}
-                    )
-                )
+                await ws.send(json.dumps({"type": "action", "id": action_id, "action": choice}))
 
 
 async def run_bench(
@@ -157,6 +171,7 @@ async def run_bench(
     options: dict[str, str],
     think: float = 0.0,
     bots: int = 0,
+    spectators: int = 0,
 ) -> Stats:
     stats = Stats()
     k = len(bases)
@@ -178,6 +193,7 @@ async def run_bench(
         if bots:  # spectators: every process holds the table and its bots
             used = {base for base, _ in sockets}
             sockets += [(base, "") for base in bases if base not in used]
+        sockets += [(bases[i % k], "") for i in range(spectators)]
         table = Table(code, len(sockets))
         played.append(table)
         for index, (base, cookie) in enumerate(sockets):
@@ -245,8 +261,12 @@ def cpu_seconds(servers: list[subprocess.Popen]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subprocess.Popen]]:
+def start_servers(
+    db: str, count: int, redis: str, pin: bool = False
+) -> tuple[list[str], list[subprocess.Popen]]:
     env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
+    # one client address opens every table: the per-address budgets would refuse most
+    env.update(CHOUX_LIMIT_CREATE="", CHOUX_LIMIT_JOIN="")
     if redis:
         env["CHOUX_REDIS_URL"] = redis
     script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
@@ -254,7 +274,9 @@ def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subp
     servers = []
     for port in ports:  # one after the other: the first one runs the migrations
         server = subprocess.Popen(
-            [sys.executable, *script, str(port), db], env=env, stdout=subprocess.DEVNULL
+            [*(["taskset", "-c", "0"] if pin else []), sys.executable, *script, str(port), db],
+            env=env,
+            stdout=subprocess.DEVNULL,
         )
         servers.append(server)
         base = f"http://127.0.0.1:{port}"
@@ -288,7 +310,17 @@ def main() -> None:
     parser.add_argument(
         "--redis", default="", help="Redis URL shared by the processes (needed when K > 1)"
     )
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectator sockets per table (no seat)"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="servers on core 0, clients on core 1 (Linux): the figures are the server's",
+    )
     args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, {1})
     if args.processes > 1 and not (args.redis and (args.db or "").startswith("postgresql")):
         parser.error("--processes > 1 needs --db postgresql://... and --redis redis://...")
 
@@ -297,7 +329,7 @@ def main() -> None:
     if not args.option and args.game == "chouine":
         options = {"manches": "3"}  # the longest match: tables keep playing
     with fresh_database(args.db or f"sqlite:///{folder / 'bench.sqlite3'}") as db:
-        bases, servers = start_servers(db, args.processes, args.redis)
+        bases, servers = start_servers(db, args.processes, args.redis, args.pin)
         try:
             cpu = cpu_seconds(servers)
             stats = asyncio.run(
@@ -310,6 +342,7 @@ def main() -> None:
                     options,
                     args.think,
                     args.bots,
+                    args.spectators,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
@@ -320,11 +353,14 @@ def main() -> None:
                 server.wait(timeout=10)
         doubled = duplicates(db)
     elapsed = getattr(stats, "elapsed", args.seconds)
+    load = os.getloadavg()
     lat = [x * 1000 for x in stats.latencies]
     processes = "one server process" if args.processes == 1 else f"{args.processes} processes"
     print(
         f"{args.game}: {args.tables} tables x {args.seats} seats ({args.bots} bots), {processes}, "
-        f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
+        f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}, "
+        f"{args.spectators} spectators, {'pinned' if args.pin else 'not pinned'}, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
         + (f", client ids stored twice: {doubled}" if doubled is not None else "")
     )
     print("| tables | processes | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
