@@ -98,6 +98,8 @@ async def open_table(
     form.update({f"place_{i}": "human" if i < people else "bot" for i in range(seats)})
     form.update({f"opt_{k}": v for k, v in options.items()})
     created = await clients[0].post("/tables", data=form)
+    if "location" not in created.headers:
+        raise RuntimeError(f"table not created: {created.status_code} {created.text[:300]}")
     code = created.headers["location"].rsplit("/", 1)[1]
     for index, client in enumerate(clients[1:], start=1):
         page = await client.get(f"/t/{code}")
@@ -265,8 +267,9 @@ def start_servers(
     db: str, count: int, redis: str, pin: bool = False
 ) -> tuple[list[str], list[subprocess.Popen]]:
     env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
-    # one client address opens every table: the per-address budgets would refuse most
-    env.update(CHOUX_LIMIT_CREATE="", CHOUX_LIMIT_JOIN="")
+    # every client comes from one address here: the per-address budgets (tables created,
+    # joins, 30 socket messages a second) would refuse most of them
+    env.update(CHOUX_LIMIT_CREATE="", CHOUX_LIMIT_JOIN="", CHOUX_LIMIT_MESSAGES="")
     if redis:
         env["CHOUX_REDIS_URL"] = redis
     script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
