@@ -44,7 +44,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,47 +121,63 @@ async def seat_loop(
         ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
     ) as ws:
         last = -1
-        while time.monotonic() < stop and not table.over:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            if message["type"] == "ping":
-                await ws.send('{"type":"pong"}')
-                continue
-            if message["type"] == "refused":
-                stats.refused += 1
-                for pending in table.sent.values():
-                    pending.pop(message.get("id"), None)
-                if os.environ.get("BENCH_DEBUG"):
-                    print(message, file=sys.stderr)
-                continue
-            if message["type"] != "state":
-                continue
-            version = message["version"]
-            if version > last:
-                last = version
-                table.last = max(table.last, version)
-                count = table.seen.get(version, 0) + 1
-                table.seen[version] = count
-                pending = table.sent.get(version) if count == table.seats else None
-                if pending is not None:
-                    del table.sent[version]
-                    if pending:
-                        stats.latencies.append(time.monotonic() - min(pending.values()))
-            if message["result"] is not None:
-                table.over = True
-                break
-            legal = message["view"].get("legal") or []
-            if legal and message["status"] == "live":
-                if think > 0:  # a person's pace: the offered load stays realistic
-                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                choice = rng.choice(legal)["action"]
-                action_id = f"{version}-{rng.random()}"
-                table.sent.setdefault(version + 1, {})[action_id] = time.monotonic()
-                stats.actions += 1
-                await ws.send(json.dumps({"type": "action", "id": action_id, "action": choice}))
+        acted = -1  # a person answers a version once, however many times it is sent
+        thinking: asyncio.Task[None] | None = None
+
+        async def answer(version: int, legal: list[dict[str, object]], delay: float) -> None:
+            # thinking runs beside the reading: a message is timed when it arrives
+            await asyncio.sleep(delay)
+            choice = rng.choice(legal)["action"]
+            action_id = f"{version}-{rng.random()}"
+            table.sent.setdefault(version + 1, {})[action_id] = time.monotonic()
+            stats.actions += 1
+            await ws.send(json.dumps({"type": "action", "id": action_id, "action": choice}))
+
+        try:
+            while time.monotonic() < stop and not table.over:
+                try:
+                    raw = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.1, stop - time.monotonic())
+                    )
+                except TimeoutError:
+                    break
+                message = json.loads(raw)
+                if message["type"] == "ping":
+                    await ws.send('{"type":"pong"}')
+                    continue
+                if message["type"] == "refused":
+                    stats.refused += 1
+                    for pending in table.sent.values():
+                        pending.pop(message.get("id"), None)
+                    if os.environ.get("BENCH_DEBUG"):
+                        print(message, file=sys.stderr)
+                    continue
+                if message["type"] != "state":
+                    continue
+                version = message["version"]
+                if version > last:
+                    last = version
+                    table.last = max(table.last, version)
+                    count = table.seen.get(version, 0) + 1
+                    table.seen[version] = count
+                    pending = table.sent.get(version) if count == table.seats else None
+                    if pending is not None:
+                        del table.sent[version]
+                        if pending:
+                            stats.latencies.append(time.monotonic() - min(pending.values()))
+                if message["result"] is not None:
+                    table.over = True
+                    break
+                legal = message["view"].get("legal") or []
+                if legal and message["status"] == "live" and version > acted:
+                    acted = version
+                    if thinking is not None:
+                        thinking.cancel()  # a newer version: answer that one instead
+                    delay = think * rng.uniform(0.5, 1.5) if think > 0 else 0.0
+                    thinking = asyncio.create_task(answer(version, legal, delay))
+        finally:
+            if thinking is not None:
+                thinking.cancel()
 
 
 async def run_bench(
@@ -174,6 +190,7 @@ async def run_bench(
     think: float = 0.0,
     bots: int = 0,
     spectators: int = 0,
+    on_play: Callable[[], None] | None = None,
 ) -> Stats:
     stats = Stats()
     k = len(bases)
@@ -185,6 +202,8 @@ async def run_bench(
             return await open_table(order, game, seats, options, bots)
 
     made = await asyncio.gather(*(opened(t) for t in range(tables)))
+    if on_play is not None:
+        on_play()  # the tables are open: what is measured starts here
     stop = time.monotonic() + seconds
     tasks = []
     played: list[Table] = []
@@ -335,6 +354,11 @@ def main() -> None:
         bases, servers = start_servers(db, args.processes, args.redis, args.pin)
         try:
             cpu = cpu_seconds(servers)
+
+            def playing() -> None:  # the CPU of opening the tables is not the versions'
+                nonlocal cpu
+                cpu = cpu_seconds(servers)
+
             stats = asyncio.run(
                 run_bench(
                     bases,
@@ -346,6 +370,7 @@ def main() -> None:
                     args.think,
                     args.bots,
                     args.spectators,
+                    playing,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
