@@ -282,6 +282,17 @@ def cpu_seconds(servers: list[subprocess.Popen]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def rss_kib(servers: list[subprocess.Popen]) -> int:
+    """Resident memory of the server processes, KiB (Linux /proc)."""
+    total = 0
+    for server in servers:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{server.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
 def start_servers(
     db: str, count: int, redis: str, pin: bool = False
 ) -> tuple[list[str], list[subprocess.Popen]]:
@@ -354,10 +365,12 @@ def main() -> None:
         bases, servers = start_servers(db, args.processes, args.redis, args.pin)
         try:
             cpu = cpu_seconds(servers)
+            rss = [rss_kib(servers)]
 
             def playing() -> None:  # the CPU of opening the tables is not the versions'
                 nonlocal cpu
                 cpu = cpu_seconds(servers)
+                rss.append(rss_kib(servers))  # the tables open, no socket yet: idle
 
             stats = asyncio.run(
                 run_bench(
@@ -398,6 +411,11 @@ def main() -> None:
         f"{statistics.median(lat) if lat else float('nan'):.1f} | {percentile(lat, 0.95):.1f} | "
         f"{percentile(lat, 0.99):.1f} | {stats.refused} |"
     )
+    if len(rss) == 2:
+        print(
+            f"server memory: {rss[0] / 1024:.1f} MiB before the tables, {rss[1] / 1024:.1f} MiB"
+            f" with them open and idle: {(rss[1] - rss[0]) / args.tables:.1f} KiB per table"
+        )
     per = cpu * 1000 / stats.versions if stats.versions else float("nan")
     print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
 
