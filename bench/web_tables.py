@@ -371,6 +371,9 @@ def main() -> None:
                 nonlocal cpu
                 cpu = cpu_seconds(servers)
                 rss.append(rss_kib(servers))  # the tables open, no socket yet: idle
+                if os.environ.get("BENCH_SIGNAL_PLAY"):  # e.g. a profiling server starts now
+                    for server in servers:
+                        server.send_signal(signal.SIGUSR1)
 
             stats = asyncio.run(
                 run_bench(
