@@ -147,8 +147,8 @@ async def seat_loop(
                     continue
                 if message["type"] == "refused":
                     stats.refused += 1
-                    for pending in table.sent.values():
-                        pending.pop(message.get("id"), None)
+                    for waiting in table.sent.values():
+                        waiting.pop(message.get("id"), None)
                     if os.environ.get("BENCH_DEBUG"):
                         print(message, file=sys.stderr)
                     continue
