@@ -18,6 +18,13 @@ With `--bots B`, the last B seats of each table are bots (the game's usual level
 K > 1 processes each table is also watched by a spectator socket on every process that
 serves none of its people, so that every process holds every table (the bots' cost counts
 on each holder). The servers' CPU time per version played is printed with the results.
+
+With `--spectators S`, each table is also watched by S spectator sockets (no seat); they
+count in the latency (a version is delivered once every socket of the table has it).
+With `--pin`, the servers run on core 0 (`taskset -c 0`) and this client process on core 1,
+so that the clients' sockets and JSON do not eat the server's CPU: the latency and the CPU
+per version are then the server's. The load average is printed with every result: the
+machine is shared, compare figures taken back to back.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,7 +68,10 @@ def free_port() -> int:
 class Table:
     code: str
     seats: int
-    sent: dict[int, float] = field(default_factory=dict)  # version -> send time
+    # version -> {action id: send time} of the actions sent at the version before; a refused
+    # action (sent on a stale view, or a race between seats) leaves it, so that its time is
+    # never taken for the latency of the version another seat's action made
+    sent: dict[int, dict[str, float]] = field(default_factory=dict)
     seen: dict[int, int] = field(default_factory=dict)  # version -> seats that have it
     over: bool = False
     last: int = 0  # the latest version a socket received
@@ -88,6 +98,8 @@ async def open_table(
     form.update({f"place_{i}": "human" if i < people else "bot" for i in range(seats)})
     form.update({f"opt_{k}": v for k, v in options.items()})
     created = await clients[0].post("/tables", data=form)
+    if "location" not in created.headers:
+        raise RuntimeError(f"table not created: {created.status_code} {created.text[:300]}")
     code = created.headers["location"].rsplit("/", 1)[1]
     for index, client in enumerate(clients[1:], start=1):
         page = await client.get(f"/t/{code}")
@@ -109,43 +121,63 @@ async def seat_loop(
         ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
     ) as ws:
         last = -1
-        while time.monotonic() < stop and not table.over:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            if message["type"] == "ping":
-                await ws.send('{"type":"pong"}')
-                continue
-            if message["type"] == "refused":
-                stats.refused += 1
-                continue
-            if message["type"] != "state":
-                continue
-            version = message["version"]
-            if version > last:
-                last = version
-                table.last = max(table.last, version)
-                count = table.seen.get(version, 0) + 1
-                table.seen[version] = count
-                if count == table.seats and version in table.sent:
-                    stats.latencies.append(time.monotonic() - table.sent.pop(version))
-            if message["result"] is not None:
-                table.over = True
-                break
-            legal = message["view"].get("legal") or []
-            if legal and message["status"] == "live":
-                if think > 0:  # a person's pace: the offered load stays realistic
-                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                choice = rng.choice(legal)["action"]
-                table.sent.setdefault(version + 1, time.monotonic())
-                stats.actions += 1
-                await ws.send(
-                    json.dumps(
-                        {"type": "action", "id": f"{version}-{rng.random()}", "action": choice}
+        acted = -1  # a person answers a version once, however many times it is sent
+        thinking: asyncio.Task[None] | None = None
+
+        async def answer(version: int, legal: list[dict[str, object]], delay: float) -> None:
+            # thinking runs beside the reading: a message is timed when it arrives
+            await asyncio.sleep(delay)
+            choice = rng.choice(legal)["action"]
+            action_id = f"{version}-{rng.random()}"
+            table.sent.setdefault(version + 1, {})[action_id] = time.monotonic()
+            stats.actions += 1
+            await ws.send(json.dumps({"type": "action", "id": action_id, "action": choice}))
+
+        try:
+            while time.monotonic() < stop and not table.over:
+                try:
+                    raw = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.1, stop - time.monotonic())
                     )
-                )
+                except TimeoutError:
+                    break
+                message = json.loads(raw)
+                if message["type"] == "ping":
+                    await ws.send('{"type":"pong"}')
+                    continue
+                if message["type"] == "refused":
+                    stats.refused += 1
+                    for waiting in table.sent.values():
+                        waiting.pop(message.get("id"), None)
+                    if os.environ.get("BENCH_DEBUG"):
+                        print(message, file=sys.stderr)
+                    continue
+                if message["type"] != "state":
+                    continue
+                version = message["version"]
+                if version > last:
+                    last = version
+                    table.last = max(table.last, version)
+                    count = table.seen.get(version, 0) + 1
+                    table.seen[version] = count
+                    pending = table.sent.get(version) if count == table.seats else None
+                    if pending is not None:
+                        del table.sent[version]
+                        if pending:
+                            stats.latencies.append(time.monotonic() - min(pending.values()))
+                if message["result"] is not None:
+                    table.over = True
+                    break
+                legal = message["view"].get("legal") or []
+                if legal and message["status"] == "live" and version > acted:
+                    acted = version
+                    if thinking is not None:
+                        thinking.cancel()  # a newer version: answer that one instead
+                    delay = think * rng.uniform(0.5, 1.5) if think > 0 else 0.0
+                    thinking = asyncio.create_task(answer(version, legal, delay))
+        finally:
+            if thinking is not None:
+                thinking.cancel()
 
 
 async def run_bench(
@@ -157,6 +189,8 @@ async def run_bench(
     options: dict[str, str],
     think: float = 0.0,
     bots: int = 0,
+    spectators: int = 0,
+    on_play: Callable[[], None] | None = None,
 ) -> Stats:
     stats = Stats()
     k = len(bases)
@@ -168,6 +202,8 @@ async def run_bench(
             return await open_table(order, game, seats, options, bots)
 
     made = await asyncio.gather(*(opened(t) for t in range(tables)))
+    if on_play is not None:
+        on_play()  # the tables are open: what is measured starts here
     stop = time.monotonic() + seconds
     tasks = []
     played: list[Table] = []
@@ -178,6 +214,7 @@ async def run_bench(
         if bots:  # spectators: every process holds the table and its bots
             used = {base for base, _ in sockets}
             sockets += [(base, "") for base in bases if base not in used]
+        sockets += [(bases[i % k], "") for i in range(spectators)]
         table = Table(code, len(sockets))
         played.append(table)
         for index, (base, cookie) in enumerate(sockets):
@@ -245,8 +282,24 @@ def cpu_seconds(servers: list[subprocess.Popen]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subprocess.Popen]]:
+def rss_kib(servers: list[subprocess.Popen]) -> int:
+    """Resident memory of the server processes, KiB (Linux /proc)."""
+    total = 0
+    for server in servers:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{server.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def start_servers(
+    db: str, count: int, redis: str, pin: bool = False
+) -> tuple[list[str], list[subprocess.Popen]]:
     env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
+    # every client comes from one address here: the per-address budgets (tables created,
+    # joins, 30 socket messages a second) would refuse most of them
+    env.update(CHOUX_LIMIT_CREATE="", CHOUX_LIMIT_JOIN="", CHOUX_LIMIT_MESSAGES="")
     if redis:
         env["CHOUX_REDIS_URL"] = redis
     script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]
@@ -254,7 +307,9 @@ def start_servers(db: str, count: int, redis: str) -> tuple[list[str], list[subp
     servers = []
     for port in ports:  # one after the other: the first one runs the migrations
         server = subprocess.Popen(
-            [sys.executable, *script, str(port), db], env=env, stdout=subprocess.DEVNULL
+            [*(["taskset", "-c", "0"] if pin else []), sys.executable, *script, str(port), db],
+            env=env,
+            stdout=subprocess.DEVNULL,
         )
         servers.append(server)
         base = f"http://127.0.0.1:{port}"
@@ -288,7 +343,17 @@ def main() -> None:
     parser.add_argument(
         "--redis", default="", help="Redis URL shared by the processes (needed when K > 1)"
     )
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectator sockets per table (no seat)"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="servers on core 0, clients on core 1 (Linux): the figures are the server's",
+    )
     args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, {1})
     if args.processes > 1 and not (args.redis and (args.db or "").startswith("postgresql")):
         parser.error("--processes > 1 needs --db postgresql://... and --redis redis://...")
 
@@ -297,9 +362,19 @@ def main() -> None:
     if not args.option and args.game == "chouine":
         options = {"manches": "3"}  # the longest match: tables keep playing
     with fresh_database(args.db or f"sqlite:///{folder / 'bench.sqlite3'}") as db:
-        bases, servers = start_servers(db, args.processes, args.redis)
+        bases, servers = start_servers(db, args.processes, args.redis, args.pin)
         try:
             cpu = cpu_seconds(servers)
+            rss = [rss_kib(servers)]
+
+            def playing() -> None:  # the CPU of opening the tables is not the versions'
+                nonlocal cpu
+                cpu = cpu_seconds(servers)
+                rss.append(rss_kib(servers))  # the tables open, no socket yet: idle
+                if os.environ.get("BENCH_SIGNAL_PLAY"):  # e.g. a profiling server starts now
+                    for server in servers:
+                        server.send_signal(signal.SIGUSR1)
+
             stats = asyncio.run(
                 run_bench(
                     bases,
@@ -310,6 +385,8 @@ def main() -> None:
                     options,
                     args.think,
                     args.bots,
+                    args.spectators,
+                    playing,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
@@ -320,11 +397,14 @@ def main() -> None:
                 server.wait(timeout=10)
         doubled = duplicates(db)
     elapsed = getattr(stats, "elapsed", args.seconds)
+    load = os.getloadavg()
     lat = [x * 1000 for x in stats.latencies]
     processes = "one server process" if args.processes == 1 else f"{args.processes} processes"
     print(
         f"{args.game}: {args.tables} tables x {args.seats} seats ({args.bots} bots), {processes}, "
-        f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}"
+        f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}, "
+        f"{args.spectators} spectators, {'pinned' if args.pin else 'not pinned'}, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
         + (f", client ids stored twice: {doubled}" if doubled is not None else "")
     )
     print("| tables | processes | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
@@ -334,6 +414,11 @@ def main() -> None:
         f"{statistics.median(lat) if lat else float('nan'):.1f} | {percentile(lat, 0.95):.1f} | "
         f"{percentile(lat, 0.99):.1f} | {stats.refused} |"
     )
+    if len(rss) == 2:
+        print(
+            f"server memory: {rss[0] / 1024:.1f} MiB before the tables, {rss[1] / 1024:.1f} MiB"
+            f" with them open and idle: {(rss[1] - rss[0]) / args.tables:.1f} KiB per table"
+        )
     per = cpu * 1000 / stats.versions if stats.versions else float("nan")
     print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
 

@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from choux.engine.base import Bot, Event, Game, State
 from choux.play.names import bot_name
 from choux.play.store import SeatRow, TableRow
@@ -28,6 +30,11 @@ def reveals(text: str, secrets: set[str]) -> bool:
     """Does `text` hold one of `secrets` as a whole word (or, for odd tokens, anywhere)?"""
     words = set(WORD.findall(text))
     return any((s in words) if s.isalnum() else (s in text) for s in secrets)
+
+
+def dumps(message: object) -> str:
+    """Compact JSON text, non-ASCII as is (orjson: about ten times json.dumps's speed)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def hash_token(token: str) -> str:
@@ -68,7 +75,12 @@ class LiveTable:
     quiet_until: float = 0.0
     #: who created it (an address), for the limit on bot-only tables per client
     client: str | None = None
-    _views: dict[int | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+    #: serialized messages of the current moment (version, meta, log length...), by what
+    #: decides their content: every socket of a seat, and every spectator, share one. Only
+    #: the text is kept: a view's dicts die as soon as it is serialized, young, instead of
+    #: living until the next version and feeding the garbage collector's oldest generation
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    _texts_at: tuple[Any, ...] = ()
     deadline_at: float | None = None  # wall-clock time when the open window closes
     move_at: float | None = None  # wall-clock time when the move clock plays for a person
 
@@ -112,16 +124,6 @@ class LiveTable:
     def open_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "open"]
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        """The seat's view at the current version, built once and shared by its sockets."""
-        key = (seat, self.version, id(self.state))
-        cached = self._views.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        view = self.state.view(seat)
-        self._views[seat] = (key, view)
-        return view
-
     def wake_all(self) -> None:
         for sub in self.subscribers:
             sub.wake.set()
@@ -156,6 +158,36 @@ class LiveTable:
             return None
         return text
 
+    def message_text(self, sub: Subscriber, full: bool = False) -> str:
+        """`message(sub, full)` as JSON text, built and serialized once per version for all
+        the sockets that would receive the same one (a seat's, the spectators')."""
+        moment = (
+            self.version,
+            self.meta,
+            len(self.log),
+            self.status,
+            self.record_id,
+            self.row.next_code,
+            self.deadline_at,
+            self.move_at,
+        )
+        if moment != self._texts_at:
+            self._texts.clear()
+            self._texts_at = moment
+        start = 0 if full else sub.sent_log
+        if start > len(self.log):
+            start, full = 0, True
+        key = (sub.seat, full, start)
+        text = self._texts.get(key)
+        if text is None:
+            text = dumps(self.message(sub, full))
+            self._texts[key] = text
+        else:  # what `message` records for the socket
+            sub.sent_version = self.version
+            sub.sent_log = len(self.log)
+            sub.sent_meta = self.meta
+        return text
+
     def message(self, sub: Subscriber, full: bool = False) -> dict[str, Any]:
         """What `sub` must receive now: its own view, the version and the new log lines."""
         seat = sub.seat
@@ -176,7 +208,7 @@ class LiveTable:
             "status": self.status,
             "seat": seat,
             "seats": self.seats_json(),
-            "view": self.view_for(seat),
+            "view": self.state.view(seat),
             "log_from": start,
             "log_to": len(self.log),
             "log": lines,

@@ -9,6 +9,7 @@ from sqlalchemy.engine import make_url
 
 from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
+from choux.web.gc_tuning import tune_gc
 from choux.web.ratelimits import BadLimit
 from choux.web.startup import check_database
 
@@ -48,6 +49,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     except BadLimit as error:
         print(error, file=sys.stderr, flush=True)
         raise SystemExit(1) from error
+    tune_gc()
     database = make_url(settings.database_url).render_as_string(hide_password=True)
     print(banner(host, port, database), flush=True)
     uvicorn.run(

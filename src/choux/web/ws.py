@@ -29,7 +29,7 @@ from choux.play.errors import TableError
 from choux.play.seating import identity_seat
 from choux.play.service import TableService
 from choux.play.settings import Settings
-from choux.play.tables import LiveTable, Subscriber
+from choux.play.tables import LiveTable, Subscriber, dumps
 from choux.web import chat_socket
 from choux.web.accounts import attach
 from choux.web.ratelimits import Limits, client_key
@@ -64,7 +64,9 @@ class Connection:
         self.speaker: Speaker | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        await self.send_text(dumps(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
             await self.websocket.send_text(text)
 
@@ -83,13 +85,13 @@ class Connection:
             ):
                 continue
             try:
-                message = table.message(sub, full=self.full)
+                text = table.message_text(sub, full=self.full)
             except Exception:  # a game's view failed: say so rather than hang the page
                 log.exception("table %s: view for seat %s failed", table.code, sub.seat)
                 await self.send({"type": "error", "message": "Erreur du serveur."})
                 continue
             self.full = False
-            await self.send(message)
+            await self.send_text(text)
 
 
 @router.websocket("/t/{code}/ws")
