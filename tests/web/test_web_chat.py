@@ -12,6 +12,7 @@ from web_fixtures import (
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
 from webhelpers import (
+    alice_and_bob,
     client,
     create_table,
     join,
@@ -45,9 +46,7 @@ def receive_line(ws: Any) -> dict[str, Any]:
 
 def test_players_talk_together_and_spectators_apart(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(alice, course)
         watcher = other(alice)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,
@@ -81,9 +80,7 @@ def test_bad_messages_are_refused_in_french_and_change_nothing(
     sqlite_url: str, course: str
 ) -> None:
     with client(sqlite_url, limit_chat="3 per minute") as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(alice, course)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,
             bob.websocket_connect(f"/t/{code}/ws") as wb,
@@ -108,9 +105,7 @@ def test_bad_messages_are_refused_in_french_and_change_nothing(
 
 def test_the_host_silences_a_player_and_others_cannot(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(alice, course)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,
             bob.websocket_connect(f"/t/{code}/ws") as wb,
@@ -131,9 +126,7 @@ def test_the_host_silences_a_player_and_others_cannot(sqlite_url: str, course: s
 
 def test_chat_is_kept_with_the_table_across_a_restart(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, _ = alice_and_bob(alice, course)  # Bob is seated, his page stays closed
         with alice.websocket_connect(f"/t/{code}/ws") as wa:
             wa.send_json({"type": "chat", "text": "à demain"})
             assert receive_line(wa)["text"] == "à demain"
@@ -187,9 +180,7 @@ def test_chat_crosses_processes(course: str) -> None:
 
 def test_the_host_can_close_the_spectators_chat(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, _ = alice_and_bob(alice, course)  # Bob is seated, his page stays closed
         watcher = other(alice)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,

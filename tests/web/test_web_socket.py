@@ -12,6 +12,7 @@ from web_fixtures import (
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
 from webhelpers import (
+    alice_and_bob,
     client,
     create_table,
     join,
@@ -28,9 +29,7 @@ from choux.engine.views import strings_in
 
 def test_each_seat_receives_only_its_own_view(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(alice, course)
         spectator = other(alice)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,
@@ -50,9 +49,7 @@ def test_each_seat_receives_only_its_own_view(sqlite_url: str, course: str) -> N
 
 def test_every_seat_gets_the_new_version_after_an_action(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
-        code = create_table(alice, course, ["human", "human"], "Alice")
-        bob = other(alice)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(alice, course)
         with (
             alice.websocket_connect(f"/t/{code}/ws") as wa,
             bob.websocket_connect(f"/t/{code}/ws") as wb,

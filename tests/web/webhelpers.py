@@ -171,3 +171,12 @@ def other(c: TestClient) -> TestClient:
     visitor = TestClient(c.app)
     visitor.portal = c.portal
     return visitor
+
+
+def alice_and_bob(alice: TestClient, course: str) -> tuple[str, TestClient]:
+    """A two-person table (course `course`) created by Alice, Bob seated from his own client:
+    the code and Bob's client."""
+    code = create_table(alice, course, ["human", "human"], "Alice")
+    bob = other(alice)
+    join(bob, code, "Bob")
+    return code, bob
