@@ -10,12 +10,14 @@ reading of each roll, the races, and the end.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from e2e_flow import chouine_move
 from e2e_tables import DESKTOP, PHONE, chromium, current, live_server, shoot, watched_page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -125,6 +127,15 @@ def test_guided_cul_de_chouette_to_its_end(tmp_path: Path) -> None:
         moves = 600
         while current(page)["status"] != "over" and moves:
             moves -= 1
+            view = current(page)["view"]
+            if view["step"] == "debut" and view["roller"] == current(page)["seat"]:
+                # the learner is about to roll: a person reads the panel first (the roll
+                # would otherwise replace that moment before the panel is looked at)
+                with contextlib.suppress(PlaywrightTimeout):
+                    page.wait_for_function(
+                        "() => document.getElementById('lesson').dataset.step === 'tour'",
+                        timeout=3000,
+                    )
             step = lesson_step(page)
             if step != steps[-1]:
                 steps.append(step)
