@@ -178,7 +178,7 @@ def join(page: Any, invite: str, pseudo: str, place: int | None = None) -> None:
     if place is not None:
         page.select_option(".join-form select[name=place]", str(place))
     page.click(".join-form button[type=submit]")
-    page.wait_for_function("() => document.querySelector('#table').dataset.seat !== ''")
+    page.wait_for_function("() => (document.querySelector('#table')?.dataset.seat ?? '') !== ''")
 
 
 def current(page: Any) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def test_logging_in_on_a_second_browser_shows_the_same_games(tmp_path: Path) -> 
         assert phone.inner_text("#ongoing") == mine
         # from the phone, the table opens on Germaine's own seat
         phone.click(f"#ongoing a[href='/t/{code_of(invite)}']")
-        phone.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+        phone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '0'")
         assert not errors, errors
 
 
@@ -136,7 +136,7 @@ def test_a_seat_taken_by_a_bot_comes_back_when_its_person_returns(tmp_path: Path
         assert table.seats[1].name == "Bob (robot)"
         phone = context.new_page()  # the phone wakes up: the same browser, the same identity
         phone.goto(invite)
-        phone.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
+        phone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '1'")
         assert (table.seats[1].kind, table.seats[1].name) == ("human", "Bob")
         # someone else with the link cannot take the seat: French refusal, nothing changes
         stranger, _ = watched_page(browser, DESKTOP, errors)
@@ -204,7 +204,7 @@ def test_quick_play_starts_a_game(tmp_path: Path) -> None:
         assert lonely.status == "open"
         wait_until(lambda: lonely.status == "live", 20)
         assert lonely.seats[1].kind == "bot"
-        alone.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+        alone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '0'")
         assert not errors, errors
 
 
