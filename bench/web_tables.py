@@ -80,9 +80,13 @@ class Table:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)  # when each latency was measured
     actions: int = 0
     refused: int = 0
     versions: int = 0  # versions played, people's and bots' moves alike
+    # how late this client process's own loop woke from a 10 ms sleep: if it is late, the
+    # latencies above include the client's queueing, not only the server's
+    lags: list[float] = field(default_factory=list)
 
 
 async def open_table(
@@ -118,7 +122,7 @@ async def seat_loop(
     think: float = 0.0,
 ) -> None:
     async with websockets.connect(
-        ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
+        ws_url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=120
     ) as ws:
         last = -1
         acted = -1  # a person answers a version once, however many times it is sent
@@ -164,7 +168,9 @@ async def seat_loop(
                     if pending is not None:
                         del table.sent[version]
                         if pending:
-                            stats.latencies.append(time.monotonic() - min(pending.values()))
+                            now = time.monotonic()
+                            stats.latencies.append(now - min(pending.values()))
+                            stats.at.append(now)
                 if message["result"] is not None:
                     table.over = True
                     break
@@ -222,7 +228,17 @@ async def run_bench(
             rng = random.Random(f"{code}-{index}")
             tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think))
     started = time.monotonic()
+    stats.started = started  # type: ignore[attr-defined]
+
+    async def probe() -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            stats.lags.append(time.perf_counter() - before - 0.01)
+
+    prober = asyncio.create_task(probe())
     await asyncio.gather(*tasks, return_exceptions=False)
+    prober.cancel()
     stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
     stats.versions = sum(table.last for table in played)
     for _, clients in made:
@@ -419,6 +435,21 @@ def main() -> None:
             f"server memory: {rss[0] / 1024:.1f} MiB before the tables, {rss[1] / 1024:.1f} MiB"
             f" with them open and idle: {(rss[1] - rss[0]) / args.tables:.1f} KiB per table"
         )
+    settled = [
+        x * 1000
+        for x, at in zip(stats.latencies, stats.at, strict=True)
+        if at - getattr(stats, "started", 0.0) >= 10
+    ]
+    print(
+        f"after the first 10 s (every socket connected, first moves played): {len(settled)}"
+        f" actions, p50 {percentile(settled, 0.5):.1f} ms, p95 {percentile(settled, 0.95):.1f}"
+        f" ms, p99 {percentile(settled, 0.99):.1f} ms"
+    )
+    lags = [x * 1000 for x in stats.lags]
+    print(
+        f"client loop lag (10 ms sleeps): p50 {percentile(lags, 0.5):.1f} ms, p99 "
+        f"{percentile(lags, 0.99):.1f} ms, max {max(lags, default=float('nan')):.1f} ms"
+    )
     per = cpu * 1000 / stats.versions if stats.versions else float("nan")
     print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
 

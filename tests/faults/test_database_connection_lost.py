@@ -1,5 +1,6 @@
 """PostgreSQL: the server terminates the writer's connection at COMMIT
-(`pg_terminate_backend`). The move is refused in French, memory stays at the stored
+(`pg_terminate_backend`; for a batch of plain appends, whose one statement is its own
+transaction, as that statement starts). The move is refused in French, memory stays at the stored
 version, and the table plays on, people's moves and bots' alike."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Killer:
         self.times = 0
         self.killed = 0
 
-    def __call__(self, conn: Any) -> None:
+    def __call__(self, conn: Any, *_: Any) -> None:
         if self.times <= 0:
             return
         self.times -= 1
@@ -43,14 +44,21 @@ class Killer:
 
 @contextlib.contextmanager
 def killer_on(service: TableService) -> Iterator[Killer]:
+    """On the writer thread's COMMIT, and on the statement of a batch of plain appends
+    (on PostgreSQL that statement is its own transaction: it commits as it runs)."""
     killer = Killer()
     engine = service.store.writer_engine
     assert engine is not None
-    event.listen(engine, "commit", killer)
+    hooks: list[tuple[Any, str]] = [(engine, "commit")]
+    if service.store.append_engine is not None:
+        hooks.append((service.store.append_engine.sync_engine, "before_cursor_execute"))
+    for target, name in hooks:
+        event.listen(target, name, killer)
     try:
         yield killer
     finally:
-        event.remove(engine, "commit", killer)
+        for target, name in hooks:
+            event.remove(target, name, killer)
 
 
 async def test_a_connection_killed_at_commit_refuses_the_move_and_play_goes_on() -> None:

@@ -240,13 +240,11 @@ async def test_service_refuses_unknown_games_and_bad_options(sqlite_url: str) ->
     await asyncio.sleep(0)
 
 
-async def test_one_bad_append_in_a_batch_does_not_sink_the_others(
-    sqlite_url: str, course: str
-) -> None:
-    store = Store(sqlite_url)
+async def test_one_bad_append_in_a_batch_does_not_sink_the_others(db_url: str, course: str) -> None:
+    store = Store(db_url)
     await store.open()
     try:
-        service = TableService(settings(sqlite_url), store)
+        service = TableService(settings(db_url), store)
         specs = [SeatSpec("human"), SeatSpec("human")]
         one, _ = await service.create(course, 2, {}, specs, creator="Alice")
         two, _ = await service.create(course, 2, {}, specs, creator="Alice")
@@ -259,6 +257,42 @@ async def test_one_bad_append_in_a_batch_does_not_sink_the_others(
         row_one, row_two = await store.load_table(one.code), await store.load_table(two.code)
         assert row_one is not None and row_one.version == 1 and len(row_one.actions) == 1
         assert row_two is not None and row_two.version == 0 and not row_two.actions
+        await service.stop()
+    finally:
+        await store.close()
+
+
+async def test_a_batch_of_appends_and_a_game_end_are_each_stored_once(
+    db_url: str, course: str
+) -> None:
+    """Appends of many tables arriving together (one statement on PostgreSQL), one of them
+    ending its game (record in the same batch), one stored already by an attempt whose
+    answer was lost (the same client id again: a success, not a conflict)."""
+    store = Store(db_url)
+    await store.open()
+    try:
+        service = TableService(settings(db_url), store)
+        specs = [SeatSpec("human"), SeatSpec("human")]
+        tables = [(await service.create(course, 2, {}, specs, creator="A"))[0] for _ in range(6)]
+        ids = [t.row.id for t in tables]
+        await store.append_action(ids[5], 1, 0, {"type": "add", "n": 1}, "sent-twice")
+        record = {"game": course, "players": 2, "result": None}
+        results = await asyncio.gather(
+            *(store.append_action(i, 1, 0, {"type": "add", "n": 1}, f"c{i}") for i in ids[:4]),
+            store.append_action(ids[4], 1, 1, {"type": "add", "n": 2}, None, record),
+            store.append_action(ids[5], 1, 0, {"type": "add", "n": 1}, "sent-twice"),
+            return_exceptions=True,
+        )
+        assert results[:4] == [None] * 4 and results[5] is None
+        assert isinstance(results[4], int) and await store.record_id_for_table(ids[4]) == results[4]
+        for table in tables:
+            row = await store.load_table(table.code)
+            assert row is not None and row.version == 1 and len(row.actions) == 1
+        ended = await store.load_table(tables[4].code)
+        assert ended is not None and ended.status == "over"
+        assert ended.actions == [(1, {"type": "add", "n": 2}, None)]
+        with pytest.raises(VersionConflict):  # another client's move at a taken version
+            await store.append_action(ids[0], 1, 1, {"type": "add", "n": 3}, "late")
         await service.stop()
     finally:
         await store.close()

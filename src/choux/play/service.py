@@ -26,7 +26,7 @@ from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.engine.fairness import new_seed
 from choux.play.base import ServiceBase
-from choux.play.chat import Chat
+from choux.play.chat import Chat, ChatRoom
 from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
@@ -263,6 +263,7 @@ class TableService(
         table.client = client
         self._make_bots(table)
         self.tables[row.code] = table
+        self.chat_rooms[row.code] = ChatRoom()  # a new table's chat is empty: nothing to read
         table.log.append((0, f"Table ouverte : {game.title}."))
         if status == "live":
             self._after_change(table)

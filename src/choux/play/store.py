@@ -173,6 +173,31 @@ _BUMP = (
 _BUMP_OVER = _BUMP.values(status="over")
 _INSERT_ACTION = insert(actions_t)
 
+#: PostgreSQL: a whole batch of plain appends in ONE statement (one round trip, whatever the
+#: batch's size, committed as it runs: see `Store.open`): each table is bumped if it is still at the version before its append, and
+#: the action is inserted only for the tables bumped; the ids returned are the appends stored
+#: (a missing one is a version conflict). Arrays, so that the text is the same for every
+#: batch and the server prepares it once.
+_PG_APPEND_BATCH = """
+with v as (
+    select * from unnest(
+        %(ids)s::integer[], %(seqs)s::integer[], %(seats)s::integer[],
+        %(actions)s::text[], %(clients)s::varchar[]
+    ) as v(table_id, seq, seat, action, client_id)
+), bumped as (
+    update tables set version = v.seq, updated_at = %(now)s
+    from v where tables.id = v.table_id and tables.version = v.seq - 1
+    returning tables.id
+)
+insert into actions (table_id, seq, seat, action, client_id, created_at)
+select v.table_id, v.seq, v.seat, v.action, v.client_id, %(now)s
+from v join bumped on bumped.id = v.table_id
+returning table_id
+"""
+
+#: PostgreSQL: batches of appends committing at once, each on its own connection
+APPEND_WRITERS = 4
+
 #: the `seed` column keeps the low bits of seeds too large for it (the whole in seed_text)
 SEED_LOW_BITS = (1 << 62) - 1
 
@@ -349,6 +374,12 @@ class Store:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self.writer_engine: Engine | None = None
+        #: PostgreSQL only: the engine of the batches of plain appends, on the event loop
+        self.append_engine: AsyncEngine | None = None
+        #: batches committing at once (PostgreSQL: a batch's COMMIT waits for the disk, the
+        #: next batch need not wait for it; SQLite has one writer)
+        self._writers = asyncio.Semaphore(1)
+        self._batches: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         await asyncio.to_thread(migrate, self.url)
@@ -361,6 +392,21 @@ class Store:
         if is_sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
             event.listen(writer, "connect", _sqlite_pragmas)
+        else:
+            # plain appends need no thread on PostgreSQL: one statement and its COMMIT are
+            # awaited on the loop (a thread waits for the GIL after each round trip while
+            # the loop is busy: milliseconds per statement under load). No ping: a batch
+            # that fails on a dead connection is written again one append at a time.
+            self.append_engine = create_async_engine(
+                url,
+                pool_size=APPEND_WRITERS,
+                max_overflow=0,
+                pool_pre_ping=False,
+                # one statement is its own transaction: its answer comes once it is
+                # committed (no BEGIN nor COMMIT round trip of their own)
+                isolation_level="AUTOCOMMIT",
+            )
+            self._writers = asyncio.Semaphore(APPEND_WRITERS)
         self.engine = engine
         self.writer_engine = writer
 
@@ -368,12 +414,17 @@ class Store:
         if self._writer is not None:
             self._writer.cancel()
             self._writer = None
+        if self._batches:  # batches committing: their callers get their outcome
+            await asyncio.wait(set(self._batches), timeout=5)
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
         if self.writer_engine is not None:
             self.writer_engine.dispose()
             self.writer_engine = None
+        if self.append_engine is not None:
+            await self.append_engine.dispose()
+            self.append_engine = None
 
     @property
     def db(self) -> AsyncEngine:
@@ -508,25 +559,101 @@ class Store:
 
     async def _write_loop(self) -> None:
         """Commit the queued appends, batch after batch; it never dies on a failed write
-        (each append's caller gets its own outcome, and the next batch is tried afresh)."""
+        (each append's caller gets its own outcome, and the next batch is tried afresh).
+        On PostgreSQL up to APPEND_WRITERS batches commit at once: what arrives while a
+        COMMIT waits for the disk goes in the next batch at once."""
         while True:
             await self._wake.wait()
             self._wake.clear()
+            await self._writers.acquire()
             batch, self._pending = self._pending, []
             if not batch:
+                self._writers.release()
                 continue
+            task = asyncio.get_running_loop().create_task(self._commit(batch))
+            self._batches.add(task)
+            task.add_done_callback(self._batches.discard)
+
+    async def _commit(
+        self, batch: list[tuple[tuple[Any, ...], asyncio.Future[int | None]]]
+    ) -> None:
+        """One batch: its outcomes are set on its callers' futures, whatever happens."""
+        try:
+            outcomes = await self._outcomes([args for args, _ in batch])
+        except Exception as error:  # the thread could not even run: fail the whole batch
+            log.warning("the writer could not run a batch: %s", error)
+            outcomes = [StoreUnavailable(str(error))] * len(batch)
+        finally:
+            self._writers.release()
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+
+    async def _outcomes(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
+        """PostgreSQL: the plain appends in one statement on the loop, then the game ends
+        (their record and ratings) in the writer thread; SQLite: everything in the thread."""
+        plain = [i for i, args in enumerate(batch) if args[5] is None]
+        if self.append_engine is None or len({batch[i][0] for i in plain}) < len(plain):
+            # (one table twice in a batch: only a direct caller of the store does that)
+            return await asyncio.to_thread(self._write_batch, batch)
+        ends = [i for i, args in enumerate(batch) if args[5] is not None]
+        outcomes: list[int | BaseException | None] = [None] * len(batch)
+        if plain:
+            done = await self._append_plain([batch[i] for i in plain])
+            for i, outcome in zip(plain, done, strict=True):
+                outcomes[i] = outcome
+        if ends:
             try:
-                outcomes = await asyncio.to_thread(self._write_batch, [args for args, _ in batch])
-            except Exception as error:  # the thread could not even run: fail the whole batch
-                log.warning("the writer could not run a batch: %s", error)
-                outcomes = [StoreUnavailable(str(error))] * len(batch)
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+                done = await asyncio.to_thread(self._write_batch, [batch[i] for i in ends])
+            except Exception as error:  # the thread could not even run
+                done = [StoreUnavailable(str(error))] * len(ends)
+            for i, outcome in zip(ends, done, strict=True):
+                outcomes[i] = outcome
+        return outcomes
+
+    async def _append_plain(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
+        """PostgreSQL: appends without a record, all in one statement, which is its own
+        transaction (autocommit): its answer comes only once it is committed.
+
+        A table that is no longer at the version before its append is not bumped and its
+        action not inserted: that append alone is a version conflict (checked as in the
+        thread: it may be this very append, stored by an attempt whose answer was lost).
+        If the statement fails, nothing is known: each append is written
+        again on its own in the thread, where a failed one is looked for in the store."""
+        assert self.append_engine is not None
+        now = _now()
+        params = {
+            "ids": [args[0] for args in batch],
+            "seqs": [args[1] for args in batch],
+            "seats": [args[2] for args in batch],
+            "actions": [json.dumps(args[3], separators=(",", ":")) for args in batch],
+            "clients": [args[4] for args in batch],
+            "now": now,
+        }
+        try:
+            async with self.append_engine.connect() as conn:  # autocommit: see `open`
+                result = await conn.exec_driver_sql(_PG_APPEND_BATCH, params)
+                stored = {int(row[0]) for row in result}
+        except Exception as error:
+            log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
+            return await asyncio.to_thread(self._write_each, batch)
+        if len(stored) == len(batch):
+            return [None] * len(batch)  # only here, after the COMMIT, are these outcomes true
+        conflicts = [args for args in batch if args[0] not in stored]
+        checked = await asyncio.to_thread(
+            lambda: [
+                self._after_failure(
+                    args, VersionConflict(f"table {args[0]} is no longer at version {args[1] - 1}")
+                )
+                for args in conflicts
+            ]
+        )
+        found = dict(zip((args[0] for args in conflicts), checked, strict=True))
+        return [None if args[0] in stored else found[args[0]] for args in batch]
 
     def _write_batch(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
         """In the writer thread: the whole batch in one transaction; if anything fails,
@@ -546,6 +673,11 @@ class Store:
         except Exception as error:
             if len(batch) > 1 or not isinstance(error, VersionConflict):
                 log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
+        return self._write_each(batch)
+
+    def _write_each(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
+        """In the writer thread: each append in its own transaction."""
+        assert self.writer_engine is not None
         outcomes: list[int | BaseException | None] = []
         for args in batch:
             try:
