@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import event
 
 from choux.play import store as store_module
+from choux.play import sync as sync_module
 from choux.web.server import run
 
 on = [False]
@@ -167,6 +168,7 @@ def summary() -> dict[str, Any]:
         "loop_lag_ms": {q: pct(lags, q) for q in (0.5, 0.95, 0.99, 1.0)},
         "loop_lag_over_50ms": sum(1 for x in lags if x > 0.05),
         "async_statements": dict(statements.most_common(20)),
+        "catch_ups": dict(catch_ups),
         "gc_over_20ms": [(round(t, 2), g, round(ms, 1)) for t, g, ms in gc_passes if ms > 20],
         "gc_passes": len(gc_passes),
         "stalls": [(round(t, 2), round(ms), stack) for t, ms, stack in stalls],
@@ -174,7 +176,19 @@ def summary() -> dict[str, Any]:
     }
 
 
+catch_ups: Counter[str] = Counter()  # who asked for a catch-up from the store
+original_catch_up = sync_module.Sync._catch_up
+
+
+async def catch_up(self: Any, table: Any) -> None:
+    if on[0]:
+        caller = sys._getframe(1)
+        catch_ups[f"{caller.f_code.co_filename.rsplit('/', 1)[-1]}:{caller.f_code.co_name}"] += 1
+    await original_catch_up(self, table)
+
+
 def main() -> None:
+    sync_module.Sync._catch_up = catch_up  # type: ignore[method-assign]
     gc.callbacks.append(on_gc)
     Store.append_action = append_action  # type: ignore[method-assign]
     Store._commit = commit_batch  # type: ignore[method-assign]

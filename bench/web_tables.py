@@ -24,7 +24,10 @@ count in the latency (a version is delivered once every socket of the table has 
 With `--pin`, the servers run on core 0 (`taskset -c 0`) and this client process on core 1,
 so that the clients' sockets and JSON do not eat the server's CPU: the latency and the CPU
 per version are then the server's. The load average is printed with every result: the
-machine is shared, compare figures taken back to back.
+machine is shared, compare figures taken back to back. So is this client's own event-loop
+lag (if it is late, so are the latencies) and the p99 after the first 10 s (once every
+socket is open). With `--connect-gate N`, at most N WebSocket handshakes are in flight at
+once (default: all sockets open together). With several processes, the CPU of each.
 """
 
 from __future__ import annotations
@@ -120,10 +123,13 @@ async def seat_loop(
     stop: float,
     rng: random.Random,
     think: float = 0.0,
+    gate: asyncio.Semaphore | None = None,
 ) -> None:
-    async with websockets.connect(
-        ws_url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=120
-    ) as ws:
+    async with gate or contextlib.nullcontext():  # at most N handshakes at once (--connect-gate)
+        ws = await websockets.connect(
+            ws_url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=120
+        )
+    async with ws:
         last = -1
         acted = -1  # a person answers a version once, however many times it is sent
         thinking: asyncio.Task[None] | None = None
@@ -197,8 +203,10 @@ async def run_bench(
     bots: int = 0,
     spectators: int = 0,
     on_play: Callable[[], None] | None = None,
+    connect_gate: int = 0,
 ) -> Stats:
     stats = Stats()
+    handshakes = asyncio.Semaphore(connect_gate) if connect_gate > 0 else None
     k = len(bases)
     gate = asyncio.Semaphore(20)  # opening 200 tables at once only measures the form posts
 
@@ -226,7 +234,7 @@ async def run_bench(
         for index, (base, cookie) in enumerate(sockets):
             ws_url = base.rstrip("/").replace("http", "ws") + f"/t/{code}/ws"
             rng = random.Random(f"{code}-{index}")
-            tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think))
+            tasks.append(seat_loop(ws_url, cookie, table, stats, stop, rng, think, handshakes))
     started = time.monotonic()
     stats.started = started  # type: ignore[attr-defined]
 
@@ -367,6 +375,12 @@ def main() -> None:
         action="store_true",
         help="servers on core 0, clients on core 1 (Linux): the figures are the server's",
     )
+    parser.add_argument(
+        "--connect-gate",
+        type=int,
+        default=0,
+        help="at most N WebSocket handshakes in flight (default: every socket at once)",
+    )
     args = parser.parse_args()
     if args.pin:
         os.sched_setaffinity(0, {1})
@@ -381,11 +395,13 @@ def main() -> None:
         bases, servers = start_servers(db, args.processes, args.redis, args.pin)
         try:
             cpu = cpu_seconds(servers)
+            each = [cpu_seconds([server]) for server in servers]
             rss = [rss_kib(servers)]
 
             def playing() -> None:  # the CPU of opening the tables is not the versions'
-                nonlocal cpu
+                nonlocal cpu, each
                 cpu = cpu_seconds(servers)
+                each = [cpu_seconds([server]) for server in servers]
                 rss.append(rss_kib(servers))  # the tables open, no socket yet: idle
                 if os.environ.get("BENCH_SIGNAL_PLAY"):  # e.g. a profiling server starts now
                     for server in servers:
@@ -403,9 +419,11 @@ def main() -> None:
                     args.bots,
                     args.spectators,
                     playing,
+                    args.connect_gate,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
+            each = [cpu_seconds([s]) - before for s, before in zip(servers, each, strict=True)]
         finally:
             for server in servers:
                 server.send_signal(signal.SIGINT)
@@ -420,7 +438,8 @@ def main() -> None:
         f"{args.game}: {args.tables} tables x {args.seats} seats ({args.bots} bots), {processes}, "
         f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}, "
         f"{args.spectators} spectators, {'pinned' if args.pin else 'not pinned'}, "
-        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        + (f"at most {args.connect_gate} handshakes at once, " if args.connect_gate else "")
+        + f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
         + (f", client ids stored twice: {doubled}" if doubled is not None else "")
     )
     print("| tables | processes | actions | actions/s | p50 ms | p95 ms | p99 ms | refused |")
@@ -452,6 +471,13 @@ def main() -> None:
     )
     per = cpu * 1000 / stats.versions if stats.versions else float("nan")
     print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
+    if len(servers) > 1:  # what each process spent: the cost of scaling out is visible
+        print(
+            "CPU per process: "
+            + ", ".join(f"{c:.1f} s ({c * 1000 / stats.versions:.1f} ms per version)" for c in each)
+            if stats.versions
+            else ""
+        )
 
 
 if __name__ == "__main__":
