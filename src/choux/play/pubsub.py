@@ -172,6 +172,10 @@ class RedisPubSub:
         #: claims taken and lost by this process (the loser waits for the winner's move)
         self.claims_won = 0
         self.claims_lost = 0
+        #: messages waiting for the sender: all those of one loop turn go in one pipeline
+        #: (one round trip, one connection) instead of a connection and a round trip each
+        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         import redis.asyncio as redis
@@ -223,7 +227,7 @@ class RedisPubSub:
         if change is not None:
             message["change"] = change
         try:
-            await self.client.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
+            await self._send(json.dumps(message, separators=(",", ":")))
         except Exception as error:
             log.warning("could not publish a change of table %s: %s", code, error)
 
@@ -233,9 +237,42 @@ class RedisPubSub:
             return
         message = {"origin": self.origin, "code": code, "presence": True}
         try:
-            await self.client.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
+            await self._send(json.dumps(message, separators=(",", ":")))
         except Exception as error:
             log.warning("could not publish the presence of table %s: %s", code, error)
+
+    async def _send(self, text: str) -> None:
+        """Publish `text` on the channel; returns once Redis took it (raises if it did not).
+        Messages go out in the order they were given, those queued together in one
+        pipeline."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.append((text, future))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_queued())
+        await future
+
+    async def _send_queued(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            error: BaseException | None = None
+            try:
+                pipe = self.client.pipeline(transaction=False)
+                for text, _ in batch:
+                    pipe.publish(CHANNEL, text)
+                await pipe.execute()
+            except BaseException as failed:  # cancelled too: no caller waits forever
+                error = failed
+            for _, future in batch:
+                if future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(
+                        error if isinstance(error, Exception) else ConnectionError("stopped")
+                    )
+            if error is not None and not isinstance(error, Exception):
+                raise error
 
     async def mark_present(self, marks: list[Mark], ttl: float) -> None:
         """Record which seats have a socket open here (True) or no longer (False); an entry
@@ -319,6 +356,14 @@ class RedisPubSub:
             log.warning("could not extend claim %s: %s", key, error)
 
     async def stop(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sender
+        for _, future in self._outbox:  # not sent: their callers hear so
+            if not future.done():
+                future.set_exception(ConnectionError("stopped"))
+        self._outbox = []
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(BaseException):

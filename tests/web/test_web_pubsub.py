@@ -1,0 +1,58 @@
+"""Redis pub/sub between processes: the changes published together go out in one pipeline,
+in order, and each publisher hears whether Redis took its message."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from scaleout_helpers import free_port, redis_on
+
+from choux.play.pubsub import RedisPubSub
+
+
+async def test_changes_published_together_arrive_in_order_at_the_other_process() -> None:
+    with redis_on(free_port()) as url:
+        heard: list[tuple[str, Any]] = []
+        got_all = asyncio.Event()
+
+        async def handler(code: str, change: dict[str, Any] | None) -> None:
+            heard.append((code, change))
+            if len(heard) == 60:
+                got_all.set()
+
+        sender, listener = RedisPubSub(url), RedisPubSub(url)
+
+        async def ignore(_code: str, _change: dict[str, Any] | None) -> None:
+            raise AssertionError("a process hears its own messages")
+
+        await sender.start(ignore)
+        await listener.start(handler)
+        try:
+            for _ in range(100):  # the listener subscribes in its own task
+                if await sender.client.pubsub_numsub("choux:tables") == [(b"choux:tables", 1)]:
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.gather(
+                *(sender.publish(f"t{i % 3}", {"v": i}) for i in range(60))
+            )  # one loop turn: one pipeline
+            await asyncio.wait_for(got_all.wait(), 10)
+            assert heard == [(f"t{i % 3}", {"v": i}) for i in range(60)]
+            await sender.publish_presence("t0")  # the presence message goes the same way
+        finally:
+            await sender.stop()
+            await listener.stop()
+
+
+async def test_a_publisher_hears_when_redis_is_away(caplog: Any) -> None:
+    pubsub = RedisPubSub(f"redis://127.0.0.1:{free_port()}/0")  # nobody listens there
+
+    async def ignore(_code: str, _change: dict[str, Any] | None) -> None:
+        return None
+
+    await pubsub.start(ignore)
+    try:
+        await asyncio.gather(*(pubsub.publish("t0", {"v": i}) for i in range(3)))
+        assert caplog.text.count("could not publish a change of table t0") == 3
+    finally:
+        await pubsub.stop()
