@@ -381,6 +381,12 @@ def main() -> None:
         default=0,
         help="at most N WebSocket handshakes in flight (default: every socket at once)",
     )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=10.0,
+        help="the latency is also given for the actions after this many seconds of play",
+    )
     args = parser.parse_args()
     if args.pin:
         os.sched_setaffinity(0, {1})
@@ -457,10 +463,10 @@ def main() -> None:
     settled = [
         x * 1000
         for x, at in zip(stats.latencies, stats.at, strict=True)
-        if at - getattr(stats, "started", 0.0) >= 10
+        if at - getattr(stats, "started", 0.0) >= args.settle
     ]
     print(
-        f"after the first 10 s (every socket connected, first moves played): {len(settled)}"
+        f"after the first {args.settle:g} s (sockets connected, first moves played): {len(settled)}"
         f" actions, p50 {percentile(settled, 0.5):.1f} ms, p95 {percentile(settled, 0.95):.1f}"
         f" ms, p99 {percentile(settled, 0.99):.1f} ms"
     )
