@@ -12,6 +12,7 @@ higher int is a stronger card and ``card >> 3`` is its suit. Codes are rank + su
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
@@ -72,3 +73,42 @@ def codes(cards: Iterable[int]) -> list[str]:
 def parse_all(text: str) -> list[int]:
     """Cards from space-separated codes ("AH TS 7D"), for tests and tools."""
     return [parse(code) for code in text.split()]
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """`rng.shuffle(cards)`: the same permutation from the same draws of `rng`, without
+    `random.py`'s two Python calls per card (deals are the bulk of a random match's cost).
+    Any other kind of RNG, or a Python whose `shuffle` draws otherwise, gets `rng.shuffle`."""
+    if type(rng) is not random.Random or not _SAME_DRAWS:
+        rng.shuffle(cards)
+        return
+    _shuffle(cards, rng)
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    # random.Random.shuffle with _randbelow_with_getrandbits inlined
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+
+
+def _same_draws() -> bool:
+    """Whether `_shuffle` matches this Python's `random.shuffle` (checked once, at import)."""
+    for seed in range(8):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, stdlib = list(range(40)), list(range(40))
+        _shuffle(mine, ours)
+        theirs.shuffle(stdlib)
+        if mine != stdlib or ours.getstate() != theirs.getstate():
+            return False
+    return True
+
+
+_SAME_DRAWS = _same_draws()

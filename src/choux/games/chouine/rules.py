@@ -104,9 +104,24 @@ DRAWING_ORDERS = {
 }
 
 
-@functools.cache
-def combo_cards(variant: Variant) -> tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]:
+ComboCards = tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]
+#: `combo_cards` by the variant's id (with the variant, kept alive): hashing a frozen
+#: Variant walks all its fields, and `declarations` asks at many moves of every playout
+_COMBO_CARDS: dict[int, tuple[Variant, ComboCards]] = {}
+
+
+def combo_cards(variant: Variant) -> ComboCards:
     """Per suit, each suit combination of the variant with its cards and their bit mask."""
+    known = _COMBO_CARDS.get(id(variant))
+    if known is not None and known[0] is variant:
+        return known[1]
+    combos = _combo_cards(variant)
+    _COMBO_CARDS[id(variant)] = (variant, combos)
+    return combos
+
+
+@functools.cache
+def _combo_cards(variant: Variant) -> ComboCards:
     return tuple(
         tuple(
             (combo, cards, hand_mask(cards))

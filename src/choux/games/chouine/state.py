@@ -84,13 +84,12 @@ from choux.engine.base import (
 )
 from choux.games.chouine.actions import (
     ACTIONS,
-    EXCHANGE,
+    EXCHANGE_ID,
+    KIND_INDEX,
     NEXT_DEAL,
-    PLAIN,
     Exchange,
     NextDeal,
     Play,
-    action_id,
 )
 from choux.games.chouine.cards import (
     CODE_INDEX,
@@ -107,6 +106,7 @@ from choux.games.chouine.cards import (
     SUIT_SYMBOLS,
     card,
     codes,
+    shuffle,
 )
 from choux.games.chouine.rules import (
     BRISQUE_MASK,
@@ -168,10 +168,16 @@ class ChouineState(State):
 
     game_name = "chouine"
 
-    def __init__(self, variant: Variant, options: dict[str, JSON], seed: int) -> None:
+    def __init__(
+        self, variant: Variant, options: dict[str, JSON], seed: int, *, blank: bool = False
+    ) -> None:
+        """A new match. `blank`: only an empty shell, which `clone` fills."""
         self.variant = variant
-        self.options = dict(options)
         self.n = n = variant.players
+        if blank:
+            self.options = options
+            return
+        self.options = dict(options)
         self._rng = random.Random(seed)
         self._rng_shared = False
         self._reseed: int | None = None  # determinize: seed of a fresh RNG, made on use
@@ -215,7 +221,7 @@ class ChouineState(State):
         contenders = list(range(self.n))
         while True:
             deck = list(DECK)
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             draws = list(zip(contenders, deck, strict=False))
             self.chance.append({"draw": [[s, CODES[c]] for s, c in draws]})
             self.dealer_draw.append(draws)
@@ -226,7 +232,7 @@ class ChouineState(State):
 
     def _start_partie(self) -> None:
         deck = list(DECK)
-        self.rng.shuffle(deck)
+        shuffle(deck, self.rng)
         self.chance.append({"deal": codes(deck), "dealer": self.dealer})
         self.lay_out(deck)
 
@@ -282,22 +288,7 @@ class ChouineState(State):
         return hand
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if self.stage != PLAY or seat != self.turn:
-            return []
-        hand = self.hands[seat]
-        playable = self.playable_cards(seat)
-        actions: list[Action] = [PLAIN[c] for c in playable]
-        after_chouine = bool(self.chouines)
-        for c, kind, _, _ in self.declarations_for(seat, playable):
-            if not after_chouine or kind == CHOUINE:
-                actions.append(Play(CODES[c], kind))
-        if after_chouine:
-            return actions  # the trick is only finished (see `_refuse_after_chouine`)
-        if SEVENS[self.trump] in hand and can_exchange_seven(
-            hand, self.trump, len(self.talon), self.n, self.variant.last_call
-        ):
-            actions.append(EXCHANGE)
-        return actions
+        return [ACTIONS[i] for i in self.legal_action_ids(seat)]
 
     # ------------------------------------------------------------------ contract: fast path
 
@@ -323,8 +314,25 @@ class ChouineState(State):
             )
             or (mask >> SEVENS[self.trump] & 1 and talon >= 2)
         ):
-            return [action_id(a) for a in self.legal_actions(seat)]
+            return self._legal_ids(seat, playable)
         return playable
+
+    def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
+        """The legal ids when a declaration or the seven exchange may be possible: the
+        playable cards, then the declarations, then the exchange."""
+        ids = list(playable)
+        after_chouine = bool(self.chouines)
+        for c, kind, _, _ in self.declarations_for(seat, playable):
+            if not after_chouine or kind == CHOUINE:
+                ids.append(32 * (1 + KIND_INDEX[kind]) + c)
+        if after_chouine:
+            return ids  # the trick is only finished (see AFTER_CHOUINE)
+        hand = self.hands[seat]
+        if SEVENS[self.trump] in hand and can_exchange_seven(
+            hand, self.trump, len(self.talon), self.n, self.variant.last_call
+        ):
+            ids.append(EXCHANGE_ID)
+        return ids
 
     def apply_id(self, seat: Seat | None, action: int) -> None:
         """Apply the action of this id without building events: the same rules as `apply`
@@ -760,32 +768,49 @@ class ChouineState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> ChouineState:
-        new = object.__new__(ChouineState)
-        new.__dict__.update(self.__dict__)
+        """An independent copy: every attribute by name (no `__dict__` to copy once the
+        module is compiled, see docs/perf.md); the RNG is copied on first use (`rng`)."""
+        new = ChouineState(self.variant, self.options, 0, blank=True)
+        new._rng = self._rng
         new._rng_shared = self._rng_shared = True  # copy-on-use, see `rng`
+        new._reseed = self._reseed
         new.chance = list(self.chance)
+        new.manches_to_win = self.manches_to_win
+        new.parties_per_manche = self.parties_per_manche
+        new.scores_visible = self.scores_visible
+        new.partie_wins = self.partie_wins[:]
+        new.total_partie_wins = self.total_partie_wins[:]
+        new.manche_wins = self.manche_wins[:]
+        new.deals = self.deals
+        new.decided = self.decided
+        new.manche_number = self.manche_number
+        new.last_result = self.last_result
+        new.final = self.final
+        new.dealer_draw = self.dealer_draw
+        new.dealer = self.dealer
+        # the partie (see `lay_out`)
         new.hands = [h[:] for h in self.hands]
         new.masks = self.masks[:]
+        new.trump = self.trump
         new.talon = self.talon[:]
+        new.leader = self.leader
+        new.turn = self.turn
         new.trick = self.trick[:]
         new.trick_seats = self.trick_seats[:]
+        new.last_trick = self.last_trick
         new.won = [w[:] for w in self.won]
-        new.shown = [s[:] for s in self.shown]
+        new.tricks_won = self.tricks_won[:]
+        new.card_points = self.card_points[:]
+        new.decl_points = self.decl_points[:]
+        new.declared_suits = self.declared_suits[:]
+        new.brisque_used = self.brisque_used[:]
+        new.shown = [x[:] for x in self.shown]
         new.declarations = self.declarations[:]
         new.chouines = self.chouines[:]
-        for name in (
-            "tricks_won",
-            "card_points",
-            "decl_points",
-            "declared_suits",
-            "brisque_used",
-            "voids",
-            "unlikely",
-            "partie_wins",
-            "total_partie_wins",
-            "manche_wins",
-        ):
-            setattr(new, name, getattr(self, name)[:])
+        new.voids = self.voids[:]
+        new.unlikely = self.unlikely[:]
+        new.au_sept = self.au_sept
+        new.stage = self.stage
         return new
 
     def determinize(self, seat: Seat, rng: random.Random) -> ChouineState:
