@@ -65,7 +65,7 @@ from __future__ import annotations
 import functools
 import random
 from bisect import insort
-from typing import Any
+from typing import Any, Final
 
 from choux.engine.base import (
     JSON,
@@ -87,6 +87,7 @@ from choux.games.chouine.actions import (
     EXCHANGE_ID,
     KIND_INDEX,
     NEXT_DEAL,
+    NEXT_DEAL_ID,
     Exchange,
     NextDeal,
     Play,
@@ -126,24 +127,26 @@ from choux.games.chouine.rules import (
 from choux.games.chouine.variants import DECLARATION_NAMES, Variant
 from choux.games.chouine.view_types import ChouineBoard, LastTrick, PlayedCard
 
-PLAY, BETWEEN, OVER = "play", "between", "over"
-CHOUINE = "chouine"
+PLAY: Final = "play"
+BETWEEN: Final = "between"
+OVER: Final = "over"
+CHOUINE: Final = "chouine"
 #: after a Chouine the trick is only finished: its card, or a Chouine of one's own
-AFTER_CHOUINE = (
+AFTER_CHOUINE: Final = (
     "Une Chouine a été annoncée : on finit seulement le pli "
     "(jouez votre carte, ou annoncez votre propre Chouine)."
 )
-PAUSE_SECONDS = 6.0
+PAUSE_SECONDS: Final = 6.0
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
-UNLIKELY_POWER = 4
+UNLIKELY_POWER: Final = 4
 
-SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
-DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
-PHASE_EVENT = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
+SEVENS: Final = tuple(card(SEVEN, suit) for suit in range(4))
+DRAW_EVENT: Final = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
+PHASE_EVENT: Final = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
 
 #: events are immutable: the common ones are built once (playouts create millions)
-PLAY_EVENTS = tuple(
+PLAY_EVENTS: Final = tuple(
     tuple(Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]}) for c in DECK)
     for seat in range(4)
 )
@@ -352,6 +355,9 @@ class ChouineState(State):
             if action in phase_two_legal_cards(self.hands[seat], trick, self.trump):
                 self._put(seat, action, True, None)
                 return
+        if action == NEXT_DEAL_ID and seat is None and self.stage == BETWEEN:
+            self._deal_next()
+            return
         if not 0 <= action < len(ACTIONS):
             raise MalformedAction("Ce coup n'existe pas à la Chouine.")
         self.apply(seat, ACTIONS[action])
@@ -464,25 +470,32 @@ class ChouineState(State):
         playout: locals, no calls but the trick's end."""
         trick = self.trick
         trump = self.trump
+        suit = c >> 3
         if closed:
             led = trick[0] >> 3
-            if c >> 3 != led:
-                self.voids[seat] |= 1 << led
-                if c >> 3 != trump:
-                    self.voids[seat] |= 1 << trump
+            if suit != led:
+                voids = self.voids
+                if suit != trump:
+                    voids[seat] = voids[seat] | (1 << led) | (1 << trump)
+                else:
+                    voids[seat] = voids[seat] | (1 << led)
         # what everyone may read from this card (public knowledge, for the bots' sampling
         # of hidden hands): a king or queen played without declaring the mariage of an
         # undeclared suit says its partner was not in hand; a card played while the seven
         # could still be exchanged says the seven of trumps was not in hand
         rank = c & 7
-        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
-            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
+        unlikely = self.unlikely
+        if QUEEN <= rank <= KING and not self.declared_suits[seat] >> suit & 1:
+            # the king and queen differ in the last bit
+            unlikely[seat] = unlikely[seat] | (1 << (c ^ 1))
         talon = self.talon
         size = len(talon)
-        if size > 2 and size >= self.n and talon[0] != SEVENS[trump]:
-            self.unlikely[seat] |= 1 << SEVENS[trump]
+        seven = trump * 8  # card(SEVEN, trump)
+        if size > 2 and size >= self.n and talon[0] != seven:
+            unlikely[seat] = unlikely[seat] | (1 << seven)
         self.hands[seat].remove(c)
-        self.masks[seat] ^= 1 << c
+        masks = self.masks
+        masks[seat] = masks[seat] ^ (1 << c)
         shown = self.shown[seat]
         if shown and c in shown:
             shown.remove(c)
@@ -550,7 +563,7 @@ class ChouineState(State):
             events.append(trick_event(winner, gained))
         if self.chouines:
             chouine = chouine_winner(self.chouines, self.trump)
-            self._end_partie([] if events is None else events, chouine, None)
+            self._end_partie(events, chouine, None)
             return
         talon = self.talon
         if len(talon) >= n:
@@ -558,7 +571,7 @@ class ChouineState(State):
             for s in DRAWING_ORDERS[n][winner]:
                 drawn = talon.pop()
                 insort(hands[s], drawn)
-                masks[s] |= 1 << drawn
+                masks[s] = masks[s] | (1 << drawn)
             if events is not None:
                 events.append(DRAW_EVENT)
             if not talon:
@@ -574,13 +587,14 @@ class ChouineState(State):
                 )
         self.leader = self.turn = winner
         if not self.hands[winner]:
-            self._end_partie([] if events is None else events, None, winner)
+            self._end_partie(events, None, winner)
 
     # ------------------------------------------------------------------ parties and manches
 
     def _end_partie(
-        self, events: list[Event], chouine: int | None, last_winner: int | None
-    ) -> list[Event]:
+        self, events: list[Event] | None, chouine: int | None, last_winner: int | None
+    ) -> None:
+        """Score the partie, then the manche and the match; events only when asked for."""
         n = self.n
         totals = [
             self.card_points[s]
@@ -589,7 +603,7 @@ class ChouineState(State):
             for s in range(n)
         ]
         winner = chouine if chouine is not None else partie_winner(totals)
-        if last_winner is not None:
+        if last_winner is not None and events is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
         if chouine is not None:
             reason = CHOUINE
@@ -610,28 +624,30 @@ class ChouineState(State):
             "reason": reason,
             "text": text,
         }
-        events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
+        if events is not None:
+            events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
-            return events
+            return
         self.partie_wins[winner] += 1
         self.total_partie_wins[winner] += 1
         self.decided += 1
         manche = self._manche_winner()
         if manche is None:
-            return events
+            return
         self.manche_wins[manche] += 1
-        score = "–".join(str(w) for w in self.partie_wins)
-        events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
+        if events is not None:
+            score = "–".join(str(w) for w in self.partie_wins)
+            events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
         if self.manche_wins[manche] >= self.manches_to_win:
             self.stage = OVER
             self.final = self._final_outcome()
-            events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
+            if events is not None:
+                events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
         else:
             self.partie_wins = [0] * n
             self.decided = 0
             self.manche_number += 1
-        return events
 
     def _manche_winner(self) -> int | None:
         """2 players: first to a majority of the manche's parties (2 of 3, 3 of 5). 3 or 4
@@ -668,14 +684,17 @@ class ChouineState(State):
         return Outcome(tuple(self.total_partie_wins), ranks, reason)
 
     def _next_deal(self) -> list[Event]:
-        self.dealer = (self.dealer + 1) % self.n
-        self._start_partie()
+        self._deal_next()
         turned = self.talon[0]
         text = (
             f"Nouvelle donne, donneur {{p{self.dealer}}} : la retourne est {NAMES[turned]}, "
             f"atout {SUIT_NAMES[self.trump]}."
         )
         return [Event("deal", text, self.dealer, {"turned_up": CODES[turned]})]
+
+    def _deal_next(self) -> None:
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_partie()
 
     # ------------------------------------------------------------------ views and secrets
 
