@@ -102,12 +102,15 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
     i = len(cards) - 1
     while i > 0:
         n = i + 1
-        k = n.bit_length()
+        k = _BIT_LENGTHS[n] if n < 64 else n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
         i -= 1
+
+
+_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(64))
 
 
 def _same_draws() -> bool:

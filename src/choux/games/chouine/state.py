@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import functools
 import random
-from bisect import insort
 from typing import Any, Final
 
 from choux.engine.base import (
@@ -112,7 +111,6 @@ from choux.games.chouine.cards import (
 from choux.games.chouine.rules import (
     BRISQUE_MASK,
     DECLARED_QUEENS,
-    DRAWING_ORDERS,
     QUEEN_BITS,
     can_exchange_seven,
     chouine_winner,
@@ -309,15 +307,18 @@ class ChouineState(State):
             playable = hand
         mask = self.masks[seat]
         # `may_declare` and the seven, inlined: this runs at every move of every playout
-        if (
-            mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]]
-            or (
-                not self.brisque_used[seat]
-                and (mask & BRISQUE_MASK).bit_count() >= self.variant.brisque_combo.size
-            )
-            or (mask >> SEVENS[self.trump] & 1 and talon >= 2)
+        if mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]] or (
+            mask >> (self.trump * 8) & 1 and talon >= 2  # the seven of trumps
         ):
             return self._legal_ids(seat, playable)
+        if not self.brisque_used[seat]:
+            # enough brisques for the brisque combination? (clears the lowest set bit
+            # size - 1 times: no int method call on the hot path)
+            brisques = mask & BRISQUE_MASK
+            for _ in range(self.variant.brisque_combo.size - 1):
+                brisques &= brisques - 1
+            if brisques:
+                return self._legal_ids(seat, playable)
         return playable
 
     def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
@@ -342,7 +343,8 @@ class ChouineState(State):
         (a plain card goes straight to `_put`, anything else through `apply`), the same
         refusals (IllegalAction, state unchanged)."""
         if (
-            0 <= action < 32
+            seat is not None
+            and 0 <= action < 32
             and seat == self.turn
             and self.stage == PLAY
             and self.masks[seat] >> action & 1
@@ -554,8 +556,9 @@ class ChouineState(State):
         if self.chouines:  # the trick that ends on a Chouine scores nothing
             gained = 0
         self.won[winner].extend(trick)
-        self.card_points[winner] += gained
-        self.tricks_won[winner] += 1
+        card_points, tricks_won = self.card_points, self.tricks_won
+        card_points[winner] = card_points[winner] + gained
+        tricks_won[winner] = tricks_won[winner] + 1
         self.last_trick = (self.trick_seats, trick, winner)
         self.trick = []
         self.trick_seats = []
@@ -568,10 +571,16 @@ class ChouineState(State):
         talon = self.talon
         if len(talon) >= n:
             hands, masks = self.hands, self.masks
-            for s in DRAWING_ORDERS[n][winner]:
+            s = winner  # `drawing_order`: the winner first, then in playing order
+            for _ in range(n):
                 drawn = talon.pop()
-                insort(hands[s], drawn)
+                hand = hands[s]
+                i = len(hand)  # bisect.insort, without a call per card
+                while i > 0 and hand[i - 1] > drawn:
+                    i -= 1
+                hand.insert(i, drawn)
                 masks[s] = masks[s] | (1 << drawn)
+                s = s + 1 if s + 1 < n else 0
             if events is not None:
                 events.append(DRAW_EVENT)
             if not talon:
