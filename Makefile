@@ -19,16 +19,17 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 	$(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-# The hot modules compiled with mypyc (see src/choux/engine/native.py and docs/perf.md),
-# rebuilt when they or a module of their package change; a failed build (no C compiler)
-# only warns: the same modules then run interpreted.
+# The hot modules compiled with mypyc: the Chouine engine, its exact solver and its search
+# (see src/choux/engine/native.py and docs/perf.md). Rebuilt when they or a module they
+# may import change; a failed build (no C compiler) only warns: they then run interpreted.
 NATIVE := src/choux/games/chouine/cards.py src/choux/games/chouine/rules.py \
-	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py
-NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py) src/choux/engine/base.py \
-	src/choux/engine/native.py
+	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py \
+	src/choux/games/chouine/endgame.py src/choux/games/chouine/search.py
+NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py src/choux/ai/*.py) \
+	src/choux/engine/base.py src/choux/engine/native.py
 
-$(VENV)/.native: $(VENV)/.synced $(NATIVE) $(NATIVE_DEPS)
-	@echo "Compiling the Chouine engine with mypyc (about a minute)..."
+$(VENV)/.native: Makefile $(VENV)/.synced $(NATIVE) $(NATIVE_DEPS)
+	@echo "Compiling the Chouine engine with mypyc (a minute or two)..."
 	@$(BIN)/python -m choux.engine.native $(NATIVE) > $(VENV)/native-build.log 2>&1 \
 		|| echo "warning: the mypyc build failed (see $(VENV)/native-build.log): the engine runs interpreted"
 	touch $@
