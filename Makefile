@@ -19,7 +19,22 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 	$(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced
+# The hot modules compiled with mypyc: the Chouine engine, its exact solver and its search
+# (see src/choux/engine/native.py and docs/perf.md). Rebuilt when they or a module they
+# may import change; a failed build (no C compiler) only warns: they then run interpreted.
+NATIVE := src/choux/games/chouine/cards.py src/choux/games/chouine/rules.py \
+	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py \
+	src/choux/games/chouine/endgame.py src/choux/games/chouine/search.py
+NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py src/choux/ai/*.py) \
+	src/choux/engine/base.py src/choux/engine/native.py
+
+$(VENV)/.native: Makefile $(VENV)/.synced $(NATIVE) $(NATIVE_DEPS)
+	@echo "Compiling the Chouine engine with mypyc (a minute or two)..."
+	@$(BIN)/python -m choux.engine.native $(NATIVE) > $(VENV)/native-build.log 2>&1 \
+		|| echo "warning: the mypyc build failed (see $(VENV)/native-build.log): the engine runs interpreted"
+	touch $@
+
+setup: $(VENV)/.synced $(VENV)/.native
 
 run: setup
 	$(BIN)/choux serve --host $(HOST) --port $(PORT)
@@ -41,4 +56,4 @@ bench: setup
 	$(BIN)/python bench/engines.py
 
 clean:
-	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache src/choux/_native build

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from choux.engine import IllegalAction
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import ACTIONS, EXCHANGE_ID, NEXT_DEAL_ID, action_id
+from choux.games.chouine.cards import shuffle
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 
@@ -61,3 +62,14 @@ def test_apply_id_refuses_an_illegal_id_and_leaves_the_state_unchanged(bad: int)
     with pytest.raises(IllegalAction):
         state.apply_id(1 - seat, state.hands[1 - seat][0])  # not its turn
     assert state.snapshot() == before
+
+
+def test_the_deal_shuffle_is_random_shuffle_draw_for_draw() -> None:
+    for seed in range(200):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (1, 2, 3, 32):
+            mine, stdlib = list(range(size)), list(range(size))
+            shuffle(mine, ours)
+            theirs.shuffle(stdlib)
+            assert mine == stdlib
+        assert ours.getstate() == theirs.getstate()

@@ -5,7 +5,16 @@
 'La Chouine'
 """
 
-from choux.games.chouine.game import GAME, ChouineGame
-from choux.games.chouine.state import ChouineState
+from choux.engine.native import activate, restore_docstrings
 
-__all__ = ["GAME", "ChouineGame", "ChouineState"]
+# before any module of the package: its engine modules come compiled when `make setup`
+# built them and they still match their sources (see choux/engine/native.py)
+NATIVE = activate(__name__, __path__)
+
+from choux.games.chouine.game import GAME, ChouineGame  # noqa: E402
+from choux.games.chouine.state import ChouineState  # noqa: E402
+
+if NATIVE:
+    restore_docstrings(__name__)
+
+__all__ = ["GAME", "NATIVE", "ChouineGame", "ChouineState"]

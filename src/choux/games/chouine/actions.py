@@ -68,7 +68,8 @@ ACTIONS: tuple[Action, ...] = (
     EXCHANGE,
     NEXT_DEAL,
 )
-_KIND_INDEX = {kind: k for k, kind in enumerate(DECLARE_KINDS)}
+#: the index in `DECLARE_KINDS` of each kind (its id is 32 * (1 + index) + card)
+KIND_INDEX = {kind: k for k, kind in enumerate(DECLARE_KINDS)}
 
 
 def action_id(action: Action) -> int:
@@ -76,8 +77,8 @@ def action_id(action: Action) -> int:
     if isinstance(action, Play) and action.card in CODE_INDEX:
         if action.declare is None:
             return CODE_INDEX[action.card]
-        if action.declare in _KIND_INDEX:
-            return 32 * (1 + _KIND_INDEX[action.declare]) + CODE_INDEX[action.card]
+        if action.declare in KIND_INDEX:
+            return 32 * (1 + KIND_INDEX[action.declare]) + CODE_INDEX[action.card]
     elif isinstance(action, Exchange):
         return EXCHANGE_ID
     elif isinstance(action, NextDeal):

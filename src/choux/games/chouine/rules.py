@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Final
 
 from choux.games.chouine.cards import KING, QUEEN, SEVEN, TEN, card
 from choux.games.chouine.variants import SuitCombo, Variant
 
 #: bit masks over the 32 cards: the king and queen of each suit, every brisque
-KQ_MASKS = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
-BRISQUE_MASK = sum(1 << c for c in range(32) if c & 7 >= TEN)
-QUEEN_BITS = sum(1 << card(QUEEN, s) for s in range(4))
+KQ_MASKS: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
+BRISQUE_MASK: Final = sum(1 << c for c in range(32) if c & 7 >= TEN)
+QUEEN_BITS: Final = sum(1 << card(QUEEN, s) for s in range(4))
 #: queen bits of the suits in a 4-bit mask of declared suits
-DECLARED_QUEENS = tuple(sum(1 << card(QUEEN, s) for s in range(4) if m >> s & 1) for m in range(16))
+DECLARED_QUEENS: Final = tuple(
+    sum(1 << card(QUEEN, s) for s in range(4) if m >> s & 1) for m in range(16)
+)
 
 
 def hand_mask(hand: Sequence[int]) -> int:
@@ -99,14 +102,29 @@ def drawing_order(winner: int, players: int) -> tuple[int, ...]:
 
 
 #: drawing orders by number of players and winner, computed once
-DRAWING_ORDERS = {
+DRAWING_ORDERS: Final = {
     n: tuple(tuple((w + i) % n for i in range(n)) for w in range(n)) for n in (2, 3, 4)
 }
 
 
-@functools.cache
-def combo_cards(variant: Variant) -> tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]:
+ComboCards = tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]
+#: `combo_cards` by the variant's id (with the variant, kept alive): hashing a frozen
+#: Variant walks all its fields, and `declarations` asks at many moves of every playout
+_COMBO_CARDS: dict[int, tuple[Variant, ComboCards]] = {}
+
+
+def combo_cards(variant: Variant) -> ComboCards:
     """Per suit, each suit combination of the variant with its cards and their bit mask."""
+    known = _COMBO_CARDS.get(id(variant))
+    if known is not None and known[0] is variant:
+        return known[1]
+    combos = _combo_cards(variant)
+    _COMBO_CARDS[id(variant)] = (variant, combos)
+    return combos
+
+
+@functools.cache
+def _combo_cards(variant: Variant) -> ComboCards:
     return tuple(
         tuple(
             (combo, cards, hand_mask(cards))

@@ -64,8 +64,7 @@ from __future__ import annotations
 
 import functools
 import random
-from bisect import insort
-from typing import Any
+from typing import Any, Final
 
 from choux.engine.base import (
     JSON,
@@ -84,13 +83,13 @@ from choux.engine.base import (
 )
 from choux.games.chouine.actions import (
     ACTIONS,
-    EXCHANGE,
+    EXCHANGE_ID,
+    KIND_INDEX,
     NEXT_DEAL,
-    PLAIN,
+    NEXT_DEAL_ID,
     Exchange,
     NextDeal,
     Play,
-    action_id,
 )
 from choux.games.chouine.cards import (
     CODE_INDEX,
@@ -107,11 +106,11 @@ from choux.games.chouine.cards import (
     SUIT_SYMBOLS,
     card,
     codes,
+    shuffle,
 )
 from choux.games.chouine.rules import (
     BRISQUE_MASK,
     DECLARED_QUEENS,
-    DRAWING_ORDERS,
     QUEEN_BITS,
     can_exchange_seven,
     chouine_winner,
@@ -126,24 +125,26 @@ from choux.games.chouine.rules import (
 from choux.games.chouine.variants import DECLARATION_NAMES, Variant
 from choux.games.chouine.view_types import ChouineBoard, LastTrick, PlayedCard
 
-PLAY, BETWEEN, OVER = "play", "between", "over"
-CHOUINE = "chouine"
+PLAY: Final = "play"
+BETWEEN: Final = "between"
+OVER: Final = "over"
+CHOUINE: Final = "chouine"
 #: after a Chouine the trick is only finished: its card, or a Chouine of one's own
-AFTER_CHOUINE = (
+AFTER_CHOUINE: Final = (
     "Une Chouine a été annoncée : on finit seulement le pli "
     "(jouez votre carte, ou annoncez votre propre Chouine)."
 )
-PAUSE_SECONDS = 6.0
+PAUSE_SECONDS: Final = 6.0
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
-UNLIKELY_POWER = 4
+UNLIKELY_POWER: Final = 4
 
-SEVENS = tuple(card(SEVEN, suit) for suit in range(4))
-DRAW_EVENT = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
-PHASE_EVENT = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
+SEVENS: Final = tuple(card(SEVEN, suit) for suit in range(4))
+DRAW_EVENT: Final = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
+PHASE_EVENT: Final = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
 
 #: events are immutable: the common ones are built once (playouts create millions)
-PLAY_EVENTS = tuple(
+PLAY_EVENTS: Final = tuple(
     tuple(Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]}) for c in DECK)
     for seat in range(4)
 )
@@ -168,10 +169,16 @@ class ChouineState(State):
 
     game_name = "chouine"
 
-    def __init__(self, variant: Variant, options: dict[str, JSON], seed: int) -> None:
+    def __init__(
+        self, variant: Variant, options: dict[str, JSON], seed: int, *, blank: bool = False
+    ) -> None:
+        """A new match. `blank`: only an empty shell, which `clone` fills."""
         self.variant = variant
-        self.options = dict(options)
         self.n = n = variant.players
+        if blank:
+            self.options = options
+            return
+        self.options = dict(options)
         self._rng = random.Random(seed)
         self._rng_shared = False
         self._reseed: int | None = None  # determinize: seed of a fresh RNG, made on use
@@ -215,7 +222,7 @@ class ChouineState(State):
         contenders = list(range(self.n))
         while True:
             deck = list(DECK)
-            self.rng.shuffle(deck)
+            shuffle(deck, self.rng)
             draws = list(zip(contenders, deck, strict=False))
             self.chance.append({"draw": [[s, CODES[c]] for s, c in draws]})
             self.dealer_draw.append(draws)
@@ -226,7 +233,7 @@ class ChouineState(State):
 
     def _start_partie(self) -> None:
         deck = list(DECK)
-        self.rng.shuffle(deck)
+        shuffle(deck, self.rng)
         self.chance.append({"deal": codes(deck), "dealer": self.dealer})
         self.lay_out(deck)
 
@@ -282,22 +289,7 @@ class ChouineState(State):
         return hand
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if self.stage != PLAY or seat != self.turn:
-            return []
-        hand = self.hands[seat]
-        playable = self.playable_cards(seat)
-        actions: list[Action] = [PLAIN[c] for c in playable]
-        after_chouine = bool(self.chouines)
-        for c, kind, _, _ in self.declarations_for(seat, playable):
-            if not after_chouine or kind == CHOUINE:
-                actions.append(Play(CODES[c], kind))
-        if after_chouine:
-            return actions  # the trick is only finished (see `_refuse_after_chouine`)
-        if SEVENS[self.trump] in hand and can_exchange_seven(
-            hand, self.trump, len(self.talon), self.n, self.variant.last_call
-        ):
-            actions.append(EXCHANGE)
-        return actions
+        return [ACTIONS[i] for i in self.legal_action_ids(seat)]
 
     # ------------------------------------------------------------------ contract: fast path
 
@@ -315,23 +307,44 @@ class ChouineState(State):
             playable = hand
         mask = self.masks[seat]
         # `may_declare` and the seven, inlined: this runs at every move of every playout
-        if (
-            mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]]
-            or (
-                not self.brisque_used[seat]
-                and (mask & BRISQUE_MASK).bit_count() >= self.variant.brisque_combo.size
-            )
-            or (mask >> SEVENS[self.trump] & 1 and talon >= 2)
+        if mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]] or (
+            mask >> (self.trump * 8) & 1 and talon >= 2  # the seven of trumps
         ):
-            return [action_id(a) for a in self.legal_actions(seat)]
+            return self._legal_ids(seat, playable)
+        if not self.brisque_used[seat]:
+            # enough brisques for the brisque combination? (clears the lowest set bit
+            # size - 1 times: no int method call on the hot path)
+            brisques = mask & BRISQUE_MASK
+            for _ in range(self.variant.brisque_combo.size - 1):
+                brisques &= brisques - 1
+            if brisques:
+                return self._legal_ids(seat, playable)
         return playable
+
+    def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
+        """The legal ids when a declaration or the seven exchange may be possible: the
+        playable cards, then the declarations, then the exchange."""
+        ids = list(playable)
+        after_chouine = bool(self.chouines)
+        for c, kind, _, _ in self.declarations_for(seat, playable):
+            if not after_chouine or kind == CHOUINE:
+                ids.append(32 * (1 + KIND_INDEX[kind]) + c)
+        if after_chouine:
+            return ids  # the trick is only finished (see AFTER_CHOUINE)
+        hand = self.hands[seat]
+        if SEVENS[self.trump] in hand and can_exchange_seven(
+            hand, self.trump, len(self.talon), self.n, self.variant.last_call
+        ):
+            ids.append(EXCHANGE_ID)
+        return ids
 
     def apply_id(self, seat: Seat | None, action: int) -> None:
         """Apply the action of this id without building events: the same rules as `apply`
         (a plain card goes straight to `_put`, anything else through `apply`), the same
         refusals (IllegalAction, state unchanged)."""
         if (
-            0 <= action < 32
+            seat is not None
+            and 0 <= action < 32
             and seat == self.turn
             and self.stage == PLAY
             and self.masks[seat] >> action & 1
@@ -344,6 +357,9 @@ class ChouineState(State):
             if action in phase_two_legal_cards(self.hands[seat], trick, self.trump):
                 self._put(seat, action, True, None)
                 return
+        if action == NEXT_DEAL_ID and seat is None and self.stage == BETWEEN:
+            self._deal_next()
+            return
         if not 0 <= action < len(ACTIONS):
             raise MalformedAction("Ce coup n'existe pas à la Chouine.")
         self.apply(seat, ACTIONS[action])
@@ -456,25 +472,32 @@ class ChouineState(State):
         playout: locals, no calls but the trick's end."""
         trick = self.trick
         trump = self.trump
+        suit = c >> 3
         if closed:
             led = trick[0] >> 3
-            if c >> 3 != led:
-                self.voids[seat] |= 1 << led
-                if c >> 3 != trump:
-                    self.voids[seat] |= 1 << trump
+            if suit != led:
+                voids = self.voids
+                if suit != trump:
+                    voids[seat] = voids[seat] | (1 << led) | (1 << trump)
+                else:
+                    voids[seat] = voids[seat] | (1 << led)
         # what everyone may read from this card (public knowledge, for the bots' sampling
         # of hidden hands): a king or queen played without declaring the mariage of an
         # undeclared suit says its partner was not in hand; a card played while the seven
         # could still be exchanged says the seven of trumps was not in hand
         rank = c & 7
-        if rank in (KING, QUEEN) and not self.declared_suits[seat] >> (c >> 3) & 1:
-            self.unlikely[seat] |= 1 << (c ^ 1)  # the king and queen differ in the last bit
+        unlikely = self.unlikely
+        if QUEEN <= rank <= KING and not self.declared_suits[seat] >> suit & 1:
+            # the king and queen differ in the last bit
+            unlikely[seat] = unlikely[seat] | (1 << (c ^ 1))
         talon = self.talon
         size = len(talon)
-        if size > 2 and size >= self.n and talon[0] != SEVENS[trump]:
-            self.unlikely[seat] |= 1 << SEVENS[trump]
+        seven = trump * 8  # card(SEVEN, trump)
+        if size > 2 and size >= self.n and talon[0] != seven:
+            unlikely[seat] = unlikely[seat] | (1 << seven)
         self.hands[seat].remove(c)
-        self.masks[seat] ^= 1 << c
+        masks = self.masks
+        masks[seat] = masks[seat] ^ (1 << c)
         shown = self.shown[seat]
         if shown and c in shown:
             shown.remove(c)
@@ -533,8 +556,9 @@ class ChouineState(State):
         if self.chouines:  # the trick that ends on a Chouine scores nothing
             gained = 0
         self.won[winner].extend(trick)
-        self.card_points[winner] += gained
-        self.tricks_won[winner] += 1
+        card_points, tricks_won = self.card_points, self.tricks_won
+        card_points[winner] = card_points[winner] + gained
+        tricks_won[winner] = tricks_won[winner] + 1
         self.last_trick = (self.trick_seats, trick, winner)
         self.trick = []
         self.trick_seats = []
@@ -542,15 +566,21 @@ class ChouineState(State):
             events.append(trick_event(winner, gained))
         if self.chouines:
             chouine = chouine_winner(self.chouines, self.trump)
-            self._end_partie([] if events is None else events, chouine, None)
+            self._end_partie(events, chouine, None)
             return
         talon = self.talon
         if len(talon) >= n:
             hands, masks = self.hands, self.masks
-            for s in DRAWING_ORDERS[n][winner]:
+            s = winner  # `drawing_order`: the winner first, then in playing order
+            for _ in range(n):
                 drawn = talon.pop()
-                insort(hands[s], drawn)
-                masks[s] |= 1 << drawn
+                hand = hands[s]
+                i = len(hand)  # bisect.insort, without a call per card
+                while i > 0 and hand[i - 1] > drawn:
+                    i -= 1
+                hand.insert(i, drawn)
+                masks[s] = masks[s] | (1 << drawn)
+                s = s + 1 if s + 1 < n else 0
             if events is not None:
                 events.append(DRAW_EVENT)
             if not talon:
@@ -566,13 +596,14 @@ class ChouineState(State):
                 )
         self.leader = self.turn = winner
         if not self.hands[winner]:
-            self._end_partie([] if events is None else events, None, winner)
+            self._end_partie(events, None, winner)
 
     # ------------------------------------------------------------------ parties and manches
 
     def _end_partie(
-        self, events: list[Event], chouine: int | None, last_winner: int | None
-    ) -> list[Event]:
+        self, events: list[Event] | None, chouine: int | None, last_winner: int | None
+    ) -> None:
+        """Score the partie, then the manche and the match; events only when asked for."""
         n = self.n
         totals = [
             self.card_points[s]
@@ -581,7 +612,7 @@ class ChouineState(State):
             for s in range(n)
         ]
         winner = chouine if chouine is not None else partie_winner(totals)
-        if last_winner is not None:
+        if last_winner is not None and events is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
         if chouine is not None:
             reason = CHOUINE
@@ -602,28 +633,30 @@ class ChouineState(State):
             "reason": reason,
             "text": text,
         }
-        events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
+        if events is not None:
+            events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
-            return events
+            return
         self.partie_wins[winner] += 1
         self.total_partie_wins[winner] += 1
         self.decided += 1
         manche = self._manche_winner()
         if manche is None:
-            return events
+            return
         self.manche_wins[manche] += 1
-        score = "–".join(str(w) for w in self.partie_wins)
-        events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
+        if events is not None:
+            score = "–".join(str(w) for w in self.partie_wins)
+            events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
         if self.manche_wins[manche] >= self.manches_to_win:
             self.stage = OVER
             self.final = self._final_outcome()
-            events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
+            if events is not None:
+                events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
         else:
             self.partie_wins = [0] * n
             self.decided = 0
             self.manche_number += 1
-        return events
 
     def _manche_winner(self) -> int | None:
         """2 players: first to a majority of the manche's parties (2 of 3, 3 of 5). 3 or 4
@@ -660,14 +693,17 @@ class ChouineState(State):
         return Outcome(tuple(self.total_partie_wins), ranks, reason)
 
     def _next_deal(self) -> list[Event]:
-        self.dealer = (self.dealer + 1) % self.n
-        self._start_partie()
+        self._deal_next()
         turned = self.talon[0]
         text = (
             f"Nouvelle donne, donneur {{p{self.dealer}}} : la retourne est {NAMES[turned]}, "
             f"atout {SUIT_NAMES[self.trump]}."
         )
         return [Event("deal", text, self.dealer, {"turned_up": CODES[turned]})]
+
+    def _deal_next(self) -> None:
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_partie()
 
     # ------------------------------------------------------------------ views and secrets
 
@@ -760,32 +796,49 @@ class ChouineState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> ChouineState:
-        new = object.__new__(ChouineState)
-        new.__dict__.update(self.__dict__)
+        """An independent copy: every attribute by name (no `__dict__` to copy once the
+        module is compiled, see docs/perf.md); the RNG is copied on first use (`rng`)."""
+        new = ChouineState(self.variant, self.options, 0, blank=True)
+        new._rng = self._rng
         new._rng_shared = self._rng_shared = True  # copy-on-use, see `rng`
+        new._reseed = self._reseed
         new.chance = list(self.chance)
+        new.manches_to_win = self.manches_to_win
+        new.parties_per_manche = self.parties_per_manche
+        new.scores_visible = self.scores_visible
+        new.partie_wins = self.partie_wins[:]
+        new.total_partie_wins = self.total_partie_wins[:]
+        new.manche_wins = self.manche_wins[:]
+        new.deals = self.deals
+        new.decided = self.decided
+        new.manche_number = self.manche_number
+        new.last_result = self.last_result
+        new.final = self.final
+        new.dealer_draw = self.dealer_draw
+        new.dealer = self.dealer
+        # the partie (see `lay_out`)
         new.hands = [h[:] for h in self.hands]
         new.masks = self.masks[:]
+        new.trump = self.trump
         new.talon = self.talon[:]
+        new.leader = self.leader
+        new.turn = self.turn
         new.trick = self.trick[:]
         new.trick_seats = self.trick_seats[:]
+        new.last_trick = self.last_trick
         new.won = [w[:] for w in self.won]
-        new.shown = [s[:] for s in self.shown]
+        new.tricks_won = self.tricks_won[:]
+        new.card_points = self.card_points[:]
+        new.decl_points = self.decl_points[:]
+        new.declared_suits = self.declared_suits[:]
+        new.brisque_used = self.brisque_used[:]
+        new.shown = [x[:] for x in self.shown]
         new.declarations = self.declarations[:]
         new.chouines = self.chouines[:]
-        for name in (
-            "tricks_won",
-            "card_points",
-            "decl_points",
-            "declared_suits",
-            "brisque_used",
-            "voids",
-            "unlikely",
-            "partie_wins",
-            "total_partie_wins",
-            "manche_wins",
-        ):
-            setattr(new, name, getattr(self, name)[:])
+        new.voids = self.voids[:]
+        new.unlikely = self.unlikely[:]
+        new.au_sept = self.au_sept
+        new.stage = self.stage
         return new
 
     def determinize(self, seat: Seat, rng: random.Random) -> ChouineState:

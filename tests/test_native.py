@@ -1,0 +1,63 @@
+"""The compiled build of the hot modules (src/choux/engine/native.py): used only while it
+matches every source, and the doctests of compiled modules still run, on their sources."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from choux.engine import native
+
+
+def test_doctests_of_compiled_modules_run_on_their_sources(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for path in native.compiled_sources():
+        name = "choux_doctest_" + path.stem
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        result = doctest.testmod(module)
+        assert result.failed == 0, path
+
+
+def test_a_build_is_stale_once_a_source_or_an_import_of_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "src"
+    package = src / "choux" / "demo"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("X = 1\n")
+    (package / "hot.py").write_text("from choux.demo.helper import X\n")
+    monkeypatch.setattr(native, "PACKAGE_ROOT", src / "choux")
+    monkeypatch.setattr(native, "MANIFEST", src / "choux" / "_native" / "manifest.json")
+    native.MANIFEST.parent.mkdir()
+    relative = "choux/demo/hot.py"
+    native.MANIFEST.write_text(
+        json.dumps(
+            {
+                "tag": native._tag(),
+                "sources": {relative: native._digest(src / relative)},
+                "depends": {r: native._digest(src / r) for r in native._imported_sources(relative)},
+            }
+        )
+    )
+    assert native.compiled_sources() == [src / relative]
+    monkeypatch.setenv("CHOUX_NATIVE", "0")
+    assert native.compiled_sources() == []
+    monkeypatch.delenv("CHOUX_NATIVE")
+    (package / "helper.py").write_text("X = 2\n")  # an import of the compiled module
+    assert native.compiled_sources() == []
+    (package / "helper.py").write_text("X = 1\n")
+    assert native.compiled_sources() == [src / relative]
+    shutil.copy(package / "helper.py", package / "hot.py")  # the compiled source itself
+    assert native.compiled_sources() == []
