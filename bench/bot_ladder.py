@@ -9,11 +9,18 @@ levels in their intended order: it checks the bots and the rating together.
 
     .venv/bin/python bench/bot_ladder.py --game chouine --games 300
     .venv/bin/python bench/bot_ladder.py --game cul-de-chouette --players 4 --games 300
+    .venv/bin/python bench/bot_ladder.py --game chouine --games 120 --mix pairs --option manches=1
+
+`--mix rotate` (default) seats consecutive levels of the sorted list, rotating: with fewer
+seats than levels some levels never meet (at two players and four levels, expert never meets
+maitre). `--mix pairs` cycles through every set of distinct levels instead (at two players:
+every pair in turn), so every level meets every other one.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
@@ -38,6 +45,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default=None, help="comma-separated (default: all)")
     parser.add_argument("--option", action="append", default=[], help="key=JSON value")
+    parser.add_argument("--mix", choices=["rotate", "pairs"], default="rotate")
+    parser.add_argument("--progress", type=int, default=0, help="print the ladder every N games")
     args = parser.parse_args()
     game = games.get(args.game)
     players = args.players or game.min_players
@@ -49,10 +58,14 @@ def main() -> None:
     full = game.validate_options(players, options)
     competitors = game.competitors(players, full)
     rng = random.Random(args.seed)
+    groups = list(itertools.combinations(levels, players)) if players <= len(levels) else []
     ladder: dict[str, Standing] = {}
     begin = time.perf_counter()
     for index in range(args.games):
-        seat_levels = [levels[(index + s) % len(levels)] for s in range(players)]
+        if args.mix == "pairs" and groups:
+            seat_levels = list(groups[index % len(groups)])
+        else:
+            seat_levels = [levels[(index + s) % len(levels)] for s in range(players)]
         rng.shuffle(seat_levels)
         bots = [
             game.make_bot(level, random.Random(args.seed * 7919 + index * 31 + s))
@@ -80,13 +93,23 @@ def main() -> None:
                 old.games + 1,
                 old.wins + int(won),
             )
+        if args.progress and (index + 1) % args.progress == 0 and index + 1 < args.games:
+            elapsed = time.perf_counter() - begin
+            print(f"… {index + 1} parties ({elapsed:.0f} s)")
+            show(ladder)
     elapsed = time.perf_counter() - begin
     print(f"{game.title}, {players} joueurs, {args.games} parties ({elapsed:.1f} s)")
+    print(f"niveaux : {', '.join(levels)} ; mélange : {args.mix}")
+    show(ladder)
+
+
+def show(ladder: dict[str, Standing]) -> None:
     print(f"{'niveau':<10} {'cote':>6} {'mu':>6} {'sigma':>6} {'parties':>8} {'% victoires':>12}")
     for s in sorted(ladder.values(), key=lambda s: -s.score):
         share = 100 * s.wins / s.games if s.games else 0.0
         print(
-            f"{s.name:<10} {s.score:>6} {s.mu:>6.1f} {s.sigma:>6.2f} {s.games:>8} {share:>11.1f} %"
+            f"{s.name:<10} {s.score:>6} {s.mu:>6.1f} {s.sigma:>6.2f} {s.games:>8} {share:>11.1f} %",
+            flush=True,
         )
 
 
