@@ -24,8 +24,10 @@ checks it against a brute force over the engine's own legal actions.
 >>> state = arrange(3, hands=[["noir5", "bleu2"], ["jaune3", "bleu9"], ["rouge4", "bleu5"]])
 >>> _ = prepare_all(state, ["vert", "orange", "vert"])
 >>> points, move = solve_state(state)
->>> move.label()
-'Jouer 5 noir (dos : 1 bleu)'
+>>> points, move.label()
+((9, 4, 2), 'Jouer 2 bleu (dos : 15 rouge)')
+
+(Both cards win seat 0 nine points; the 2 bleu also leaves the others fewer.)
 """
 
 from __future__ import annotations
