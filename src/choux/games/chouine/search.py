@@ -146,6 +146,7 @@ class ChouineSearch(SearchBot):
     def __init__(self, rng: random.Random, *, simulations: int, seconds: float | None) -> None:
         super().__init__(rng, simulations=simulations, seconds=seconds)
         self.rollout_rng = random.Random(rng.getrandbits(64))
+        self._world_seed = 0
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -156,12 +157,16 @@ class ChouineSearch(SearchBot):
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
-        # the rollouts stop at the end of the partie: no need to seed future deals here
+        # the rollouts stop at the end of the partie: no need to seed future deals here;
+        # every candidate of a world is rolled out with the same random stream (common
+        # random numbers: the paired differences are less noisy)
+        self._world_seed = self.rng.getrandbits(64)
         return state.determinize(seat, self.rng)
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
         rng = self.rollout_rng
+        rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
         while sim.stage == PLAY and sim.deals == deals:
