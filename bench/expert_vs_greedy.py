@@ -159,11 +159,13 @@ def chouine(
                 played = 2 * done
                 share = won / played
                 mean_cpu = sum(cpu_times) / max(1, len(cpu_times))
+                p95_cpu = sorted(cpu_times)[int(0.95 * (len(cpu_times) - 1))] if cpu_times else 0
                 print(
                     f"  … {done} paires : {100 * share:.1f} % "
                     f"(± {196 * (share * (1 - share) / played) ** 0.5:.1f} à 95 %), "
-                    f"écart {margin / played:+.1f} points, {1000 * mean_cpu:.0f} ms de calcul "
-                    f"par décision, {time.perf_counter() - begin:.0f} s",
+                    f"écart {margin / played:+.1f} points, {ties} égalités, calcul par "
+                    f"décision {1000 * mean_cpu:.0f} ms en moyenne, {1000 * p95_cpu:.0f} ms "
+                    f"à 95 % ({len(cpu_times)} décisions), {time.perf_counter() - begin:.0f} s",
                     flush=True,
                 )
     finally:
