@@ -146,6 +146,8 @@ class ChouineSearch(SearchBot):
     def __init__(self, rng: random.Random, *, simulations: int, seconds: float | None) -> None:
         super().__init__(rng, simulations=simulations, seconds=seconds)
         self.rollout_rng = random.Random(rng.getrandbits(64))
+        #: common random numbers: the same rollout stream for every candidate of a world
+        self.common_random = True
         self._world_seed = 0
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
@@ -166,7 +168,8 @@ class ChouineSearch(SearchBot):
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
         rng = self.rollout_rng
-        rng.seed(self._world_seed)
+        if self.common_random:
+            rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
         while sim.stage == PLAY and sim.deals == deals:
