@@ -18,6 +18,7 @@ clock (fully deterministic).
     .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 1000
     .venv/bin/python bench/expert_vs_greedy.py --game chouine --level maitre --against expert --deals 100
     .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 1000 --simulations 300 --jobs 2
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --first 1000 --deals 500 --simulations 300
     .venv/bin/python bench/expert_vs_greedy.py --game chouineurs --games 200
 """
 
@@ -132,10 +133,12 @@ def chouine(
     against: str = "greedy",
     against_simulations: int | None = None,
     jobs: int = 1,
+    first: int = 0,
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped.
     With `jobs` > 1 the pairs are shared among that many processes (same results: each
-    pair's bots are seeded from the pair alone)."""
+    pair's bots are seeded from the pair alone); `first` skips the pairs before it, so a
+    stopped run can be extended and the two summed."""
     won = 0.0
     ties = margin = 0
     times: list[float] = []
@@ -144,7 +147,8 @@ def chouine(
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     tasks = [
-        (deal, seed, simulations, level, against, against_simulations) for deal in range(deals)
+        (deal, seed, simulations, level, against, against_simulations)
+        for deal in range(first, first + deals)
     ]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(_pair_task, tasks) if pool is not None else map(_pair_task, tasks)
@@ -243,6 +247,9 @@ def main() -> None:
         "--against-simulations", type=int, default=None, help="the opponent's rollouts"
     )
     parser.add_argument("--jobs", type=int, default=1, help="Chouine: processes sharing the pairs")
+    parser.add_argument(
+        "--first", type=int, default=0, help="Chouine: number of the first pair (to extend a run)"
+    )
     args = parser.parse_args()
     if args.game in ("chouine", "both"):
         chouine(
@@ -253,6 +260,7 @@ def main() -> None:
             args.against,
             args.against_simulations,
             args.jobs,
+            args.first,
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)

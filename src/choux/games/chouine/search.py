@@ -147,7 +147,9 @@ class ChouineSearch(SearchBot):
         super().__init__(rng, simulations=simulations, seconds=seconds)
         self.rollout_rng = random.Random(rng.getrandbits(64))
         #: common random numbers: the same rollout stream for every candidate of a world
-        self.common_random = True
+        #: (off: measured no better, see docs/perf.md; with it off the search draws exactly
+        #: what it drew before the option existed)
+        self.common_random = False
         self._world_seed = 0
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
@@ -159,10 +161,10 @@ class ChouineSearch(SearchBot):
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
-        # the rollouts stop at the end of the partie: no need to seed future deals here;
-        # every candidate of a world is rolled out with the same random stream (common
-        # random numbers: the paired differences are less noisy)
-        self._world_seed = self.rng.getrandbits(64)
+        # the rollouts stop at the end of the partie: no need to seed future deals here
+        if self.common_random:
+            # every candidate of this world is rolled out with the same random stream
+            self._world_seed = self.rng.getrandbits(64)
         return state.determinize(seat, self.rng)
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
