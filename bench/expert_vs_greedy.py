@@ -17,12 +17,15 @@ clock (fully deterministic).
 
     .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 1000
     .venv/bin/python bench/expert_vs_greedy.py --game chouine --level maitre --against expert --deals 100
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --deals 1000 --simulations 300 --jobs 2
+    .venv/bin/python bench/expert_vs_greedy.py --game chouine --first 1000 --deals 500 --simulations 300
     .venv/bin/python bench/expert_vs_greedy.py --game chouineurs --games 200
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import time
 
@@ -84,6 +87,44 @@ def chouine_level(level: str, seed: int, simulations: int | None) -> Bot:
     return game.make_bot(level, random.Random(seed))
 
 
+def play_pair(
+    deal: int,
+    seed: int,
+    simulations: int | None,
+    level: str,
+    against: str,
+    against_simulations: int | None,
+) -> tuple[float, int, int, list[float], list[float]]:
+    """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
+    wall and CPU times of its searched decisions)."""
+    game = games.get("chouine")
+    timer = Timed(chouine_level(level, seed, simulations))
+    won = 0.0
+    ties = margin = 0
+    for strong_seat in (0, 1):
+        state = game.new(2, seed + deal)
+        assert isinstance(state, ChouineState)
+        bots: list[Bot] = [
+            chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
+        ]
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations)
+        bots[strong_seat] = timer
+        winner, totals = play_one_deal(state, bots)
+        margin += totals[strong_seat] - totals[1 - strong_seat]
+        if winner is None:
+            ties += 1
+            won += 0.5
+        elif winner == strong_seat:
+            won += 1
+    return won, ties, margin, timer.times, timer.cpu
+
+
+def _pair_task(
+    args: tuple[int, int, int | None, str, str, int | None],
+) -> tuple[float, int, int, list[float], list[float]]:
+    return play_pair(*args)
+
+
 def chouine(
     deals: int,
     seed: int,
@@ -91,53 +132,62 @@ def chouine(
     level: str = "expert",
     against: str = "greedy",
     against_simulations: int | None = None,
+    jobs: int = 1,
+    first: int = 0,
 ) -> None:
-    """`level` against `against` on duplicate deals: each deck twice, seats swapped."""
-    game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations))
+    """`level` against `against` on duplicate deals: each deck twice, seats swapped.
+    With `jobs` > 1 the pairs are shared among that many processes (same results: each
+    pair's bots are seeded from the pair alone); `first` skips the pairs before it, so a
+    stopped run can be extended and the two summed."""
     won = 0.0
     ties = margin = 0
+    times: list[float] = []
+    cpu_times: list[float] = []
     begin = time.perf_counter()
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
-    for deal in range(deals):
-        for strong_seat in (0, 1):
-            state = game.new(2, seed + deal)
-            assert isinstance(state, ChouineState)
-            bots: list[Bot] = [
-                chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
-            ]
-            timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations)
-            bots[strong_seat] = timer
-            winner, totals = play_one_deal(state, bots)
-            margin += totals[strong_seat] - totals[1 - strong_seat]
-            if winner is None:
-                ties += 1
-                won += 0.5
-            elif winner == strong_seat:
-                won += 1
-        if (deal + 1) % 10 == 0 and deal + 1 < deals:
-            played = 2 * (deal + 1)
-            share = won / played
-            cpu = sum(timer.cpu) / max(1, len(timer.cpu))
-            print(
-                f"  … {deal + 1} paires : {100 * share:.1f} % "
-                f"(± {196 * (share * (1 - share) / played) ** 0.5:.1f} à 95 %), "
-                f"écart {margin / played:+.1f} points, {1000 * cpu:.0f} ms de calcul "
-                f"par décision, {time.perf_counter() - begin:.0f} s",
-                flush=True,
-            )
+    tasks = [
+        (deal, seed, simulations, level, against, against_simulations)
+        for deal in range(first, first + deals)
+    ]
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    results = pool.imap(_pair_task, tasks) if pool is not None else map(_pair_task, tasks)
+    try:
+        for done, (w, t, m, wall, cpu) in enumerate(results, 1):
+            won += w
+            ties += t
+            margin += m
+            times.extend(wall)
+            cpu_times.extend(cpu)
+            if done % 10 == 0 and done < deals:
+                played = 2 * done
+                share = won / played
+                mean_cpu = sum(cpu_times) / max(1, len(cpu_times))
+                p95_cpu = sorted(cpu_times)[int(0.95 * (len(cpu_times) - 1))] if cpu_times else 0
+                print(
+                    f"  … {done} paires : {100 * share:.1f} % "
+                    f"(± {196 * (share * (1 - share) / played) ** 0.5:.1f} à 95 %), "
+                    f"écart {margin / played:+.1f} points, {ties} égalités, calcul par "
+                    f"décision {1000 * mean_cpu:.0f} ms en moyenne, {1000 * p95_cpu:.0f} ms "
+                    f"à 95 % ({len(cpu_times)} décisions), {time.perf_counter() - begin:.0f} s",
+                    flush=True,
+                )
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     played = 2 * deals
     share = won / played
     error = 196 * (share * (1 - share) / played) ** 0.5  # 95 % interval, in points of %
     print(f"  donnes gagnées par {level} : {100 * share:.1f} % (intervalle à 95 % : ± {error:.1f})")
     print(f"  égalités (comptées pour moitié) : {ties}")
     print(f"  écart moyen de points par donne : {margin / played:+.1f}")
-    report_times(timer.times)
-    cpu = sorted(timer.cpu)
+    report_times(times)
+    cpu = sorted(cpu_times)
     print(
         f"  temps de calcul (process_time) par décision : moyenne "
-        f"{1000 * sum(cpu) / len(cpu):.0f} ms, pire {1000 * cpu[-1]:.0f} ms"
+        f"{1000 * sum(cpu) / len(cpu):.0f} ms, 95 % sous "
+        f"{1000 * cpu[int(0.95 * (len(cpu) - 1))]:.0f} ms, pire {1000 * cpu[-1]:.0f} ms"
     )
     print(f"  durée : {time.perf_counter() - begin:.0f} s", flush=True)
 
@@ -196,6 +246,10 @@ def main() -> None:
     parser.add_argument(
         "--against-simulations", type=int, default=None, help="the opponent's rollouts"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="Chouine: processes sharing the pairs")
+    parser.add_argument(
+        "--first", type=int, default=0, help="Chouine: number of the first pair (to extend a run)"
+    )
     args = parser.parse_args()
     if args.game in ("chouine", "both"):
         chouine(
@@ -205,6 +259,8 @@ def main() -> None:
             args.level,
             args.against,
             args.against_simulations,
+            args.jobs,
+            args.first,
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)

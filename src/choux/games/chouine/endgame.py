@@ -155,6 +155,9 @@ class Solver:
         self.combos = combos_for(variant, trump)
         self.table: dict[int, tuple[int, int]] = {}
         self.nodes = 0
+        self._orders: dict[int, list[int]] = {}
+        # `_may_declare`'s brisque test, inlined in the search
+        self._brisques = combos_for(variant, trump).brisque_size
 
     def value(self, mine: int, other: int, my_flags: int, other_flags: int, led: int) -> int:
         """Exact margin of the rest of the partie for the player to move."""
@@ -191,7 +194,9 @@ class Solver:
         best = -WIN - 1
         if led < 0:
             # the mover leads: for each card, the other answers
-            may = _may_declare(a, fa, combos)
+            may = bool(a & (a >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[fa & 15]) or (
+                not fa & BRISQUE_USED and (a & BRISQUE_MASK).bit_count() >= self._brisques
+            )
             for c in self._lead_order(a):
                 points, flags = declaration_points(a, fa, c, combos) if may else (0, fa)
                 if points == WIN:
@@ -200,7 +205,8 @@ class Solver:
                 else:
                     child = c
                 if points:
-                    low, high = -_shift(beta, points), -_shift(alpha, points)
+                    low = -(beta if beta >= WIN or beta <= -WIN else beta - points)
+                    high = -(alpha if alpha >= WIN or alpha <= -WIN else alpha - points)
                 else:
                     low, high = -beta, -alpha
                 reply = self._search(b, a & ~(1 << c), fb, flags, child, low, high)
@@ -237,8 +243,13 @@ class Solver:
             return -WIN
         best = -WIN - 1
         c_suit = c >> 3
-        may = _may_declare(a, fa, combos)
-        for d in bits(legal):
+        may = bool(a & (a >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[fa & 15]) or (
+            not fa & BRISQUE_USED and (a & BRISQUE_MASK).bit_count() >= self._brisques
+        )
+        cards = _BITS.get(legal)
+        if cards is None:
+            cards = bits(legal)
+        for d in cards:
             points, flags = declaration_points(a, fa, d, combos) if may else (0, fa)
             if points == WIN:
                 return WIN
@@ -251,14 +262,26 @@ class Solver:
                 value = points + gained
                 if rest:
                     more = self._search(
-                        rest, b, flags, fb, -1, _shift(alpha, value), _shift(beta, value)
+                        rest,
+                        b,
+                        flags,
+                        fb,
+                        -1,
+                        alpha if alpha >= WIN or alpha <= -WIN else alpha - value,
+                        beta if beta >= WIN or beta <= -WIN else beta - value,
                     )
                     value = more if more >= WIN or more <= -WIN else value + more
             else:
                 value = points - gained
                 if rest:
                     more = self._search(
-                        b, rest, fb, flags, -1, -_shift(beta, value), -_shift(alpha, value)
+                        b,
+                        rest,
+                        fb,
+                        flags,
+                        -1,
+                        -(beta if beta >= WIN or beta <= -WIN else beta - value),
+                        -(alpha if alpha >= WIN or alpha <= -WIN else alpha - value),
                     )
                     value = -more if more >= WIN or more <= -WIN else value - more
             if value > best:
@@ -270,11 +293,17 @@ class Solver:
         return best
 
     def _lead_order(self, hand: int) -> list[int]:
-        """Leads to try first: trumps and brisques (they tend to decide), high cards first."""
-        cards = bits(hand)
-        if len(cards) > 2:
-            trump = self.trump
-            cards = sorted(cards, key=lambda c: -((c >> 3 == trump) * 16 + (c & 7)))
+        """Leads to try first: trumps and brisques (they tend to decide), high cards first
+        (cached by hand: read it, never change it)."""
+        cards = self._orders.get(hand)
+        if cards is None:
+            cards = bits(hand)
+            if len(cards) > 2:
+                trump = self.trump
+                cards = sorted(cards, key=lambda c: -((c >> 3 == trump) * 16 + (c & 7)))
+            if len(self._orders) > 50_000:
+                self._orders.clear()
+            self._orders[hand] = cards
         return cards
 
 

@@ -146,6 +146,11 @@ class ChouineSearch(SearchBot):
     def __init__(self, rng: random.Random, *, simulations: int, seconds: float | None) -> None:
         super().__init__(rng, simulations=simulations, seconds=seconds)
         self.rollout_rng = random.Random(rng.getrandbits(64))
+        #: common random numbers: the same rollout stream for every candidate of a world
+        #: (off: measured no better, see docs/perf.md; with it off the search draws exactly
+        #: what it drew before the option existed)
+        self.common_random = False
+        self._world_seed = 0
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -157,11 +162,16 @@ class ChouineSearch(SearchBot):
 
     def _world(self, state: State, seat: Seat) -> State:
         # the rollouts stop at the end of the partie: no need to seed future deals here
+        if self.common_random:
+            # every candidate of this world is rolled out with the same random stream
+            self._world_seed = self.rng.getrandbits(64)
         return state.determinize(seat, self.rng)
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
         rng = self.rollout_rng
+        if self.common_random:
+            rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
         while sim.stage == PLAY and sim.deals == deals:
