@@ -36,7 +36,12 @@ def _package_dir(name: str) -> Path | None:
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)))
+    # the folder of the package's sources: a compiled build (choux.engine.native) puts its
+    # own folder, which holds no page.toml, in front of the package's search locations
+    for location in spec.submodule_search_locations:
+        if (Path(location) / "__init__.py").is_file():
+            return Path(location)
+    return None
 
 
 def rules_page(name: str) -> dict[str, Any] | None:
