@@ -31,7 +31,13 @@ from choux.engine.base import Seat, State
 from choux.games.chouineurs.actions import TURNED, Prepare
 from choux.games.chouineurs.deck import BET_INDEX, BET_POINTS, FACE_COLOUR, FACE_VALUE
 from choux.games.chouineurs.endgame import Solver, utility
-from choux.games.chouineurs.greedy import CRY_VALUE, FACE_WIN, LOWER_SHARE, GreedyBot
+from choux.games.chouineurs.greedy import (
+    CRY_VALUE,
+    FACE_WIN,
+    LOWER_SHARE,
+    GreedyBot,
+    trick_distribution,
+)
 from choux.games.chouineurs.rules import crybabies, legal_cards, trick_winner
 from choux.games.chouineurs.state import (
     CHOOSING,
@@ -50,19 +56,6 @@ SOLVE_AT = {3: 2, 4: 2, 5: 2}
 #: cost more rollouts than it brings, and the first world must stay cheap (it is finished
 #: whatever the clock)
 EXACT_FROM = 4
-
-
-def trick_distribution(rates: Sequence[float]) -> list[float]:
-    """P(k tricks) for k = 0..len(rates), cards taking tricks independently."""
-    dist = [1.0]
-    for p in rates:
-        q = 1.0 - p
-        nxt = [0.0] * (len(dist) + 1)
-        for k, mass in enumerate(dist):
-            nxt[k] += mass * q
-            nxt[k + 1] += mass * p
-        dist = nxt
-    return dist
 
 
 def without(dist: list[float], p: float) -> list[float]:
