@@ -10,6 +10,7 @@ levels in their intended order: it checks the bots and the rating together.
     .venv/bin/python bench/bot_ladder.py --game chouine --games 300
     .venv/bin/python bench/bot_ladder.py --game cul-de-chouette --players 4 --games 300
     .venv/bin/python bench/bot_ladder.py --game chouine --games 120 --mix pairs --option manches=1
+    .venv/bin/python bench/bot_ladder.py --game chouine --games 300 --mix pairs --jobs 2
 
 `--mix rotate` (default) seats consecutive levels of the sorted list, rotating: with fewer
 seats than levels some levels never meet (at two players and four levels, expert never meets
@@ -22,13 +23,42 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import multiprocessing
 import random
 import time
 from collections import defaultdict
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
 
 from choux import games
 from choux.engine.playout import play_out
 from choux.play.ratings import Entrant, Standing, rate
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One game of the ladder: which levels sit where, and the seeds."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    index: int
+    seat_levels: tuple[str, ...]
+
+
+def play_game(plan: Plan) -> list[int]:
+    """Plays one game out (in a worker process with `--jobs`); the final rank of each seat."""
+    game = games.get(plan.game)
+    bots = [
+        game.make_bot(level, random.Random(plan.seed * 7919 + plan.index * 31 + s))
+        for s, level in enumerate(plan.seat_levels)
+    ]
+    state = play_out(game.create(plan.players, plan.seed + plan.index, plan.options), bots)
+    outcome = state.outcome()
+    assert outcome is not None
+    return list(outcome.ranks)
 
 
 def current(ladder: dict[str, Standing], level: str, entrant: str) -> Standing:
@@ -47,6 +77,7 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="key=JSON value")
     parser.add_argument("--mix", choices=["rotate", "pairs"], default="rotate")
     parser.add_argument("--progress", type=int, default=0, help="print the ladder every N games")
+    parser.add_argument("--jobs", type=int, default=1, help="games played in N processes")
     args = parser.parse_args()
     game = games.get(args.game)
     players = args.players or game.min_players
@@ -59,44 +90,43 @@ def main() -> None:
     competitors = game.competitors(players, full)
     rng = random.Random(args.seed)
     groups = list(itertools.combinations(levels, players)) if players <= len(levels) else []
-    ladder: dict[str, Standing] = {}
-    begin = time.perf_counter()
+    plans = []
     for index in range(args.games):
         if args.mix == "pairs" and groups:
             seat_levels = list(groups[index % len(groups)])
         else:
             seat_levels = [levels[(index + s) % len(levels)] for s in range(players)]
         rng.shuffle(seat_levels)
-        bots = [
-            game.make_bot(level, random.Random(args.seed * 7919 + index * 31 + s))
-            for s, level in enumerate(seat_levels)
-        ]
-        state = play_out(game.create(players, args.seed + index, full), bots)
-        outcome = state.outcome()
-        assert outcome is not None
-        # each seat is an entrant; seats of one level move that level by their mean update
-        found = [
-            Entrant(f"{seat_levels[s]}#{s}", seat_levels[s], outcome.ranks[s]) for s in competitors
-        ]
-        before = {e.player: current(ladder, e.name, e.player) for e in found}
-        by_level: dict[str, list[Standing]] = defaultdict(list)
-        for standing in rate(found, before):
-            by_level[standing.name].append(standing)
-        for level, updates in by_level.items():
-            old = ladder.get(level) or Standing(level, level)
-            won = any(u.wins > before[u.player].wins for u in updates)
-            ladder[level] = Standing(
-                level,
-                level,
-                sum(u.mu for u in updates) / len(updates),
-                sum(u.sigma for u in updates) / len(updates),
-                old.games + 1,
-                old.wins + int(won),
-            )
-        if args.progress and (index + 1) % args.progress == 0 and index + 1 < args.games:
-            elapsed = time.perf_counter() - begin
-            print(f"… {index + 1} parties ({elapsed:.0f} s)")
-            show(ladder)
+        plans.append(Plan(args.game, players, full, args.seed, index, tuple(seat_levels)))
+    ladder: dict[str, Standing] = {}
+    begin = time.perf_counter()
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        results = pool.imap(play_game, plans) if pool is not None else map(play_game, plans)
+        # ratings are updated in game order whatever the jobs: the same ladder for any --jobs
+        for index, (plan, ranks) in enumerate(zip(plans, results, strict=True)):
+            seat_levels = list(plan.seat_levels)
+            found = [
+                Entrant(f"{seat_levels[s]}#{s}", seat_levels[s], ranks[s]) for s in competitors
+            ]
+            before = {e.player: current(ladder, e.name, e.player) for e in found}
+            by_level: dict[str, list[Standing]] = defaultdict(list)
+            for standing in rate(found, before):
+                by_level[standing.name].append(standing)
+            for level, updates in by_level.items():
+                old = ladder.get(level) or Standing(level, level)
+                won = any(u.wins > before[u.player].wins for u in updates)
+                ladder[level] = Standing(
+                    level,
+                    level,
+                    sum(u.mu for u in updates) / len(updates),
+                    sum(u.sigma for u in updates) / len(updates),
+                    old.games + 1,
+                    old.wins + int(won),
+                )
+            if args.progress and (index + 1) % args.progress == 0 and index + 1 < args.games:
+                elapsed = time.perf_counter() - begin
+                print(f"… {index + 1} parties ({elapsed:.0f} s)")
+                show(ladder)
     elapsed = time.perf_counter() - begin
     print(f"{game.title}, {players} joueurs, {args.games} parties ({elapsed:.1f} s)")
     print(f"niveaux : {', '.join(levels)} ; mélange : {args.mix}")
