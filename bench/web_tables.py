@@ -11,8 +11,11 @@ the new version (p50, p95, p99).
 With `--processes K` (K > 1: PostgreSQL and Redis needed, `--db postgresql://...
 --redis redis://...`), K server processes share the database; table t is created on process
 t mod K and its seat i plays through process (t + i) mod K, so the seats of one table are
-deliberately on different processes and every version crosses Redis (or the resync). A
-PostgreSQL database gets a fresh schema per run (dropped afterwards).
+deliberately on different processes and every version crosses Redis (or the resync). With
+`--route table`, every socket of table t goes to process t mod K instead, as behind a proxy
+that routes by the table's code (docs/operations.md): Redis then carries only what a table
+on another process needs. A PostgreSQL database gets a fresh schema per run (dropped
+afterwards).
 
 With `--bots B`, the last B seats of each table are bots (the game's usual level); with
 K > 1 processes each table is also watched by a spectator socket on every process that
@@ -204,6 +207,7 @@ async def run_bench(
     spectators: int = 0,
     on_play: Callable[[], None] | None = None,
     connect_gate: int = 0,
+    route: str = "spread",
 ) -> Stats:
     stats = Stats()
     handshakes = asyncio.Semaphore(connect_gate) if connect_gate > 0 else None
@@ -212,6 +216,8 @@ async def run_bench(
 
     async def opened(t: int) -> tuple[str, list[httpx.AsyncClient]]:
         async with gate:
+            if route == "table":  # a proxy hashing the table's code: one process per table
+                return await open_table([bases[t % k]], game, seats, options, bots)
             order = [bases[(t + i) % k] for i in range(k)]
             return await open_table(order, game, seats, options, bots)
 
@@ -225,10 +231,11 @@ async def run_bench(
         sockets = [
             (str(c.base_url), "; ".join(f"{k}={v}" for k, v in c.cookies.items())) for c in clients
         ]
-        if bots:  # spectators: every process holds the table and its bots
+        if bots and route == "spread":  # spectators: every process holds the table and its bots
             used = {base for base, _ in sockets}
             sockets += [(base, "") for base in bases if base not in used]
-        sockets += [(bases[i % k], "") for i in range(spectators)]
+        home = sockets[0][0]
+        sockets += [(home if route == "table" else bases[i % k], "") for i in range(spectators)]
         table = Table(code, len(sockets))
         played.append(table)
         for index, (base, cookie) in enumerate(sockets):
@@ -382,6 +389,13 @@ def main() -> None:
         help="at most N WebSocket handshakes in flight (default: every socket at once)",
     )
     parser.add_argument(
+        "--route",
+        choices=["spread", "table"],
+        default="spread",
+        help="K > 1: seats of a table spread over the processes (every version crosses Redis),"
+        " or every socket of table t on process t mod K (a proxy hashing the table's code)",
+    )
+    parser.add_argument(
         "--settle",
         type=float,
         default=10.0,
@@ -426,6 +440,7 @@ def main() -> None:
                     args.spectators,
                     playing,
                     args.connect_gate,
+                    args.route,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
@@ -439,7 +454,11 @@ def main() -> None:
     elapsed = getattr(stats, "elapsed", args.seconds)
     load = os.getloadavg()
     lat = [x * 1000 for x in stats.latencies]
-    processes = "one server process" if args.processes == 1 else f"{args.processes} processes"
+    processes = (
+        "one server process"
+        if args.processes == 1
+        else f"{args.processes} processes (route: {args.route})"
+    )
     print(
         f"{args.game}: {args.tables} tables x {args.seats} seats ({args.bots} bots), {processes}, "
         f"{elapsed:.1f} s, think time {args.think} s, database {db.split(':')[0]}, "
