@@ -18,6 +18,7 @@ from webhelpers import (
     wait_for,
 )
 
+from choux.play import service as service_module
 from choux.play.settings import Settings
 from choux.web.ratelimits import Limits
 
@@ -138,16 +139,48 @@ def test_a_table_completed_in_time_does_not_expire(sqlite_url: str) -> None:
         assert c.app.state.service.tables[code].status == "live"
 
 
-def test_start_up_loads_open_tables_and_live_ones_on_first_access(sqlite_url: str) -> None:
+def bot_to_move(c, code: str) -> None:  # type: ignore[no-untyped-def]
+    """Alice (seat 0) plays first if it is her turn: then the bot (seat 1) is to move."""
+    service = c.app.state.service
+    table = service.tables[code]
+    if table.state.actors() == (0,):
+        action = table.state.legal_actions(0)[0].to_json()
+        c.portal.call(service.act, table, 0, action, "first")
+    assert table.state.actors() == (1,)
+
+
+def test_start_up_loads_open_tables_and_live_ones_on_first_access(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "LOBBY_TABLES", 1)  # the newest live table only
     with client(sqlite_url) as c:
         waiting = create_table(c, "chouine", ["human", "human"])
-        playing = create_table(c, "chouine", ["human", "bot:random"])
+        older = create_table(c, "chouine", ["human", "bot:random"])
+        create_table(c, "chouine", ["human", "bot:random"])
     with client(sqlite_url) as c:
         service = c.app.state.service
         assert waiting in service.tables  # the lobby lists it
-        assert playing not in service.tables and playing in service.restored
-        assert c.get(f"/t/{playing}").status_code == 200
-        assert service.tables[playing].status == "live"
+        assert older not in service.tables and older in service.restored
+        assert c.get(f"/t/{older}").status_code == 200
+        assert service.tables[older].status == "live"
+
+
+def test_the_lobby_lists_public_live_tables_after_a_restart_their_bots_asleep(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url, bot_pace=30.0) as c:  # the bot will not move before the stop
+        code = create_table(c, "chouine", ["human", "bot:random"])
+        bot_to_move(c, code)
+        version = c.app.state.service.tables[code].version
+    with client(sqlite_url, bot_pace=0.05, restore_quiet_seconds=0.0) as c:
+        service = c.app.state.service
+        assert code in other(c).get("/").text  # listed without anyone visiting it
+        table = service.tables[code]
+        assert table.status == "live" and table.version == version
+        time.sleep(0.5)
+        assert table.version == version  # asleep: the bot waits for a first visit
+        assert other(c).get(f"/t/{code}").status_code == 200  # a spectator wakes it
+        wait_for(lambda: table.version > version, 5)
 
 
 def test_a_finished_table_loaded_on_demand_leaves_memory(sqlite_url: str) -> None:
@@ -166,12 +199,7 @@ def test_a_finished_table_loaded_on_demand_leaves_memory(sqlite_url: str) -> Non
 def test_bots_stay_quiet_on_a_restored_table_while_pages_reconnect(sqlite_url: str) -> None:
     with client(sqlite_url, bot_pace=30.0) as c:  # the bot will not move before the stop
         code = create_table(c, "chouine", ["human", "bot:random"])
-        service = c.app.state.service
-        table = service.tables[code]
-        if table.state.actors() == (0,):  # Alice first: then it is the bot's turn
-            action = table.state.legal_actions(0)[0].to_json()
-            c.portal.call(service.act, table, 0, action, "first")  # type: ignore[union-attr]
-        assert table.state.actors() == (1,)
+        bot_to_move(c, code)
     with client(sqlite_url, restore_quiet_seconds=1.0) as c:
         service = c.app.state.service
         c.get(f"/t/{code}")
@@ -185,12 +213,7 @@ def test_bots_stay_quiet_on_a_restored_table_while_pages_reconnect(sqlite_url: s
 def test_a_restored_table_resumes_at_once_when_every_person_is_back(sqlite_url: str) -> None:
     with client(sqlite_url, bot_pace=30.0) as c:
         code = create_table(c, "chouine", ["human", "bot:random"])
-        service = c.app.state.service
-        table = service.tables[code]
-        if table.state.actors() == (0,):
-            action = table.state.legal_actions(0)[0].to_json()
-            c.portal.call(service.act, table, 0, action, "first")  # type: ignore[union-attr]
-        assert table.state.actors() == (1,)
+        bot_to_move(c, code)
         cookies = dict(c.cookies)  # Alice's seat token
     with client(sqlite_url, restore_quiet_seconds=30.0) as c:
         service = c.app.state.service

@@ -8,10 +8,12 @@
 - `presence.Presence`: sockets per seat, and a bot for a person gone too long.
 This module keeps what ties them together: the lifecycle, lookups and seats.
 
-Tables are loaded lazily: at start-up only the open ones (the lobby lists them); a live
-table is rebuilt from its action log the first time someone asks for it, and then stays
-quiet for `restore_quiet_seconds` (or until every person's page is back) so that
-people's pages reconnect before bots move.
+Tables are loaded lazily: at start-up the open ones, and (one process) the newest public
+live ones, rebuilt but left asleep, so that the lobby lists them as before the restart; any
+other live table is rebuilt from its action log the first time someone asks for it. A live
+table left by the previous run wakes at its first visit, and then stays quiet for
+`restore_quiet_seconds` (or until every person's page is back) so that people's pages
+reconnect before bots move.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ __all__ = ["CLOCK_CHOICES", "SeatSpec", "TableError", "TableService", "preferred
 log = logging.getLogger("choux.play")
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+#: the lobby lists at most this many tables: as many restored live ones are rebuilt at start
+LOBBY_TABLES = 40
 CLOCK_CHOICES = (0, 30, 60, 120, 300)
 
 
@@ -70,16 +74,22 @@ class TableService(
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Load the open tables (the lobby lists them); live ones wait for a first visit."""
+        """Load the open tables and (one process) the newest public live ones: the lobby
+        lists them. Live ones sleep until a first visit (`get`) wakes them."""
         await self.pubsub.start(self._on_remote_change, self._on_remote_presence)
         self.restored = set(await self.store.table_codes(("live",)))
-        for row in await self.store.load_tables(("open",)):
+        rows = await self.store.load_tables(("open",))
+        if not self.settings.redis_url:  # with several, each process holds only what it serves
+            rows += await self.store.load_tables(("live",), public_newest=LOBBY_TABLES)
+        for row in rows:
             try:
                 table = self._rebuild(row)
             except Exception:  # a broken or missing game must not stop the others
                 log.exception("cannot restore table %s (%s)", row.code, row.game)
                 continue
             self.tables[row.code] = table
+            if row.status != "open":
+                continue  # asleep: no bot, no clock until its first visit
             self._arm_expiry(table)
             if not self.settings.redis_url:  # one process: it alone keeps quick play's timers
                 self._arm_fill(table)
@@ -136,6 +146,8 @@ class TableService(
             raise TableError("Cette table n'existe pas.", "not_found")
         table = self.tables.get(code)
         if table is not None:
+            if code in self.restored and table.status == "live":  # listed asleep since start
+                self._resume(table)
             if self.settings.redis_url and table.status != "over":
                 async with table.lock:  # another process may have moved on, messages lost
                     await self._catch_up(table)

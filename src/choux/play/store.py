@@ -781,12 +781,20 @@ class Store:
 
     # ------------------------------------------------------------------ loading
 
-    async def load_tables(self, statuses: tuple[str, ...]) -> list[TableRow]:
-        """Tables with one of `statuses`, with their seats and action logs."""
+    async def load_tables(
+        self, statuses: tuple[str, ...], *, public_newest: int | None = None
+    ) -> list[TableRow]:
+        """Tables with one of `statuses`, with their seats and action logs; with
+        `public_newest`, only that many public ones, the newest."""
+        query = select(tables_t).where(tables_t.c.status.in_(statuses))
+        if public_newest is not None:
+            query = (
+                query.where(tables_t.c.private.is_(False))
+                .order_by(tables_t.c.id.desc())
+                .limit(public_newest)
+            )
         async with self.db.connect() as conn:
-            rows = (
-                await conn.execute(select(tables_t).where(tables_t.c.status.in_(statuses)))
-            ).all()
+            rows = (await conn.execute(query)).all()
             return [await self._complete(conn, r) for r in rows]
 
     async def table_codes(self, statuses: tuple[str, ...]) -> list[str]:
