@@ -15,7 +15,9 @@ levels in their intended order: it checks the bots and the rating together.
 `--mix rotate` (default) seats consecutive levels of the sorted list, rotating: with fewer
 seats than levels some levels never meet (at two players and four levels, expert never meets
 maitre). `--mix pairs` cycles through every set of distinct levels instead (at two players:
-every pair in turn), so every level meets every other one.
+every pair in turn), so every level meets every other one. The search levels stop at their
+wall-clock cap on a loaded machine, which weakens them; `--no-clock` gives them their whole
+rollout budget instead (the levels as they play on a free core, whatever the load).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from choux import games
+from choux.ai.pimc import SearchBot
 from choux.engine.playout import play_out
 from choux.play.ratings import Entrant, Standing, rate
 
@@ -46,6 +49,7 @@ class Plan:
     seed: int
     index: int
     seat_levels: tuple[str, ...]
+    no_clock: bool = False
 
 
 def play_game(plan: Plan) -> list[int]:
@@ -55,6 +59,10 @@ def play_game(plan: Plan) -> list[int]:
         game.make_bot(level, random.Random(plan.seed * 7919 + plan.index * 31 + s))
         for s, level in enumerate(plan.seat_levels)
     ]
+    if plan.no_clock:  # the search levels' whole rollout budget, whatever the machine's load
+        for bot in bots:
+            if isinstance(bot, SearchBot):
+                bot.seconds = None
     state = play_out(game.create(plan.players, plan.seed + plan.index, plan.options), bots)
     outcome = state.outcome()
     assert outcome is not None
@@ -78,6 +86,12 @@ def main() -> None:
     parser.add_argument("--mix", choices=["rotate", "pairs"], default="rotate")
     parser.add_argument("--progress", type=int, default=0, help="print the ladder every N games")
     parser.add_argument("--jobs", type=int, default=1, help="games played in N processes")
+    parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="search levels play their whole rollout budget (no wall-clock cap): the"
+        " ladder no longer depends on the machine's load",
+    )
     args = parser.parse_args()
     game = games.get(args.game)
     players = args.players or game.min_players
@@ -97,7 +111,9 @@ def main() -> None:
         else:
             seat_levels = [levels[(index + s) % len(levels)] for s in range(players)]
         rng.shuffle(seat_levels)
-        plans.append(Plan(args.game, players, full, args.seed, index, tuple(seat_levels)))
+        plans.append(
+            Plan(args.game, players, full, args.seed, index, tuple(seat_levels), args.no_clock)
+        )
     ladder: dict[str, Standing] = {}
     begin = time.perf_counter()
     with multiprocessing.Pool(args.jobs) if args.jobs > 1 else nullcontext() as pool:
