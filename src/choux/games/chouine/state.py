@@ -140,7 +140,6 @@ PAUSE_SECONDS: Final = 6.0
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
 UNLIKELY_POWER: Final = 4
 
-SEVENS: Final = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT: Final = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
 PHASE_EVENT: Final = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
@@ -331,7 +330,7 @@ class ChouineState(State):
         if after_chouine:
             return ids  # the trick is only finished (see AFTER_CHOUINE)
         hand = self.hands[seat]
-        if SEVENS[self.trump] in hand and can_exchange_seven(
+        if self.masks[seat] >> (self.trump * 8) & 1 and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
             ids.append(EXCHANGE_ID)
