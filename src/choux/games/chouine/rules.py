@@ -17,6 +17,8 @@ from choux.games.chouine.variants import SuitCombo, Variant
 #: bit masks over the 32 cards: the king and queen of each suit, every brisque
 KQ_MASKS: Final = tuple((1 << card(KING, s)) | (1 << card(QUEEN, s)) for s in range(4))
 BRISQUE_MASK: Final = sum(1 << c for c in range(32) if c & 7 >= TEN)
+#: the eight cards of each suit
+SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
 QUEEN_BITS: Final = sum(1 << card(QUEEN, s) for s in range(4))
 #: queen bits of the suits in a 4-bit mask of declared suits
 DECLARED_QUEENS: Final = tuple(
@@ -37,7 +39,17 @@ def may_declare(mask: int, variant: Variant, declared_suits: int, brisque_used: 
     combination holds one), or enough brisques for Cinquante, Quinte or Trente."""
     if mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[declared_suits]:
         return True
-    return not brisque_used and (mask & BRISQUE_MASK).bit_count() >= variant.brisque_combo.size
+    return not brisque_used and brisque_count(mask) >= variant.brisque_combo.size
+
+
+def brisque_count(mask: int) -> int:
+    """How many brisques a hand (bit set) holds; no int method call (slow once compiled)."""
+    brisques = mask & BRISQUE_MASK
+    count = 0
+    while brisques:
+        brisques &= brisques - 1
+        count += 1
+    return count
 
 
 def trick_winner(cards: Sequence[int], trump: int) -> int:
@@ -59,25 +71,42 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
 
 
 def phase_two_legal_cards(hand: Sequence[int], trick: Sequence[int], trump: int) -> list[int]:
-    """Cards a player may play once the talon is empty.
+    """Cards a player may play once the talon is empty (see `phase_two_legal_mask`), in
+    the order of `hand`.
+
+    >>> from choux.games.chouine.cards import parse_all, HEARTS, codes
+    >>> codes(phase_two_legal_cards(parse_all("9H KH 7S"), parse_all("JH"), HEARTS))
+    ['KH']
+    """
+    if not trick:
+        return list(hand)
+    legal = phase_two_legal_mask(hand_mask(hand), trick, trump)
+    return [c for c in hand if legal >> c & 1]
+
+
+def phase_two_legal_mask(mask: int, trick: Sequence[int], trump: int) -> int:
+    """The rule of phase 2, over a hand as a bit set (`hand_mask`): the legal cards.
 
     Follow the led suit if you can; when trump is led, beat the highest trump of the trick
     if you can. Unable to follow: trump if you can (any trump: no need to over-trump an
     earlier trump). Otherwise anything.
     """
     if not trick:
-        return list(hand)
+        return mask
     led = trick[0] >> 3
-    follow = [c for c in hand if c >> 3 == led]
+    follow = mask & SUIT_MASKS[led]
     if follow:
         if led == trump:
-            top = max(c for c in trick if c >> 3 == trump)
-            higher = [c for c in follow if c > top]
+            top = 0
+            for c in trick:
+                if c >> 3 == trump and c > top:
+                    top = c
+            higher = follow >> (top + 1) << (top + 1)  # the cards above `top`
             if higher:
                 return higher
         return follow
-    trumps = [c for c in hand if c >> 3 == trump]
-    return trumps if trumps else list(hand)
+    trumps = mask & SUIT_MASKS[trump]
+    return trumps if trumps else mask
 
 
 def phase_one(talon_size: int, players: int) -> bool:
@@ -152,18 +181,20 @@ def declarations(
     """
     mask = hand_mask(hand)
     combo_b = variant.brisque_combo
-    brisques_ok = not brisque_used and (mask & BRISQUE_MASK).bit_count() >= combo_b.size
-    pairs = [
-        s for s in range(4) if mask & KQ_MASKS[s] == KQ_MASKS[s] and not declared_suits >> s & 1
-    ]
+    brisques_ok = not brisque_used and brisque_count(mask) >= combo_b.size
+    pairs = mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[declared_suits]
     if not pairs and not brisques_ok:
         return []  # the common case, kept cheap for random playouts
     found: list[tuple[int, str, tuple[int, ...], int]] = []
-    for suit in pairs:
+    for suit in range(4):
+        if not pairs >> (suit * 8 + QUEEN) & 1:  # no king-queen pair left to declare
+            continue
         for combo, cards, combo_mask in combo_cards(variant)[suit]:
             if mask & combo_mask == combo_mask:
                 points = combo.trump_points if suit == trump else combo.points
-                found.extend((c, combo.kind, cards, points) for c in playable if c in cards)
+                for c in playable:
+                    if combo_mask >> c & 1:
+                        found.append((c, combo.kind, cards, points))
     if brisques_ok:
         brisques = sorted(c for c in hand if c & 7 >= TEN)
         for c in playable:
@@ -184,16 +215,25 @@ def first_dealer(draws: Sequence[tuple[int, int]]) -> tuple[int | None, list[int
     >>> first_dealer(list(enumerate(parse_all("9S 9H KD"))))
     (None, [0, 1])
     """
-    low = min(c & 7 for _, c in draws)
+    low = 8  # the lowest rank drawn (a loop: a generator costs more once compiled)
+    for _, c in draws:
+        if c & 7 < low:
+            low = c & 7
     tied = [seat for seat, c in draws if c & 7 == low]
     return (tied[0] if len(tied) == 1 else None), tied
 
 
 def partie_winner(totals: Sequence[int]) -> int | None:
     """The seat with the highest total, None when the best total is shared (replay)."""
-    best = max(totals)
-    leaders = [seat for seat, total in enumerate(totals) if total == best]
-    return leaders[0] if len(leaders) == 1 else None
+    best = totals[0]
+    leader: int | None = 0
+    for seat in range(1, len(totals)):
+        total = totals[seat]
+        if total > best:
+            best, leader = total, seat
+        elif total == best:
+            leader = None
+    return leader
 
 
 def chouine_winner(chouines: Sequence[tuple[int, int]], trump: int) -> int:

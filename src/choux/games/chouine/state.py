@@ -83,6 +83,7 @@ from choux.engine.base import (
 )
 from choux.games.chouine.actions import (
     ACTIONS,
+    DECLARE_KINDS,
     EXCHANGE_ID,
     KIND_INDEX,
     NEXT_DEAL,
@@ -109,9 +110,9 @@ from choux.games.chouine.cards import (
     shuffle,
 )
 from choux.games.chouine.rules import (
-    BRISQUE_MASK,
     DECLARED_QUEENS,
     QUEEN_BITS,
+    brisque_count,
     can_exchange_seven,
     chouine_winner,
     declarations,
@@ -120,6 +121,7 @@ from choux.games.chouine.rules import (
     may_declare,
     partie_winner,
     phase_two_legal_cards,
+    phase_two_legal_mask,
     trick_winner,
 )
 from choux.games.chouine.variants import DECLARATION_NAMES, Variant
@@ -138,7 +140,6 @@ PAUSE_SECONDS: Final = 6.0
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
 UNLIKELY_POWER: Final = 4
 
-SEVENS: Final = tuple(card(SEVEN, suit) for suit in range(4))
 DRAW_EVENT: Final = Event("draw", "Chacun pioche dans le talon, le gagnant du pli d'abord.")
 PHASE_EVENT: Final = Event("phase", "Le talon est épuisé : on fournit, on coupe, on monte.")
 
@@ -223,7 +224,7 @@ class ChouineState(State):
         while True:
             deck = list(DECK)
             shuffle(deck, self.rng)
-            draws = list(zip(contenders, deck, strict=False))
+            draws = [(s, deck[i]) for i, s in enumerate(contenders)]
             self.chance.append({"draw": [[s, CODES[c]] for s, c in draws]})
             self.dealer_draw.append(draws)
             dealer, tied = first_dealer(draws)
@@ -251,7 +252,9 @@ class ChouineState(State):
         turned = deck[size * n]
         self.hands = hands
         self.trump = turned >> 3
-        self.talon = [turned, *reversed(deck[size * n + 1 :])]
+        talon = deck[: size * n : -1]  # the rest of the deck, its last card first
+        talon.insert(0, turned)
+        self.talon = talon
         self.leader = self.turn = (self.dealer + 1) % n
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
@@ -301,24 +304,19 @@ class ChouineState(State):
             return []
         hand = self.hands[seat]
         talon = len(self.talon)
-        if self.trick and talon < self.n:
-            playable = phase_two_legal_cards(hand, self.trick, self.trump)
-        else:
-            playable = hand
         mask = self.masks[seat]
+        playable = hand
+        if self.trick and talon < self.n:
+            legal = phase_two_legal_mask(mask, self.trick, self.trump)
+            if legal != mask:
+                playable = [c for c in hand if legal >> c & 1]
         # `may_declare` and the seven, inlined: this runs at every move of every playout
         if mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[self.declared_suits[seat]] or (
             mask >> (self.trump * 8) & 1 and talon >= 2  # the seven of trumps
         ):
             return self._legal_ids(seat, playable)
-        if not self.brisque_used[seat]:
-            # enough brisques for the brisque combination? (clears the lowest set bit
-            # size - 1 times: no int method call on the hot path)
-            brisques = mask & BRISQUE_MASK
-            for _ in range(self.variant.brisque_combo.size - 1):
-                brisques &= brisques - 1
-            if brisques:
-                return self._legal_ids(seat, playable)
+        if not self.brisque_used[seat] and brisque_count(mask) >= self.variant.brisque_combo.size:
+            return self._legal_ids(seat, playable)
         return playable
 
     def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
@@ -332,7 +330,7 @@ class ChouineState(State):
         if after_chouine:
             return ids  # the trick is only finished (see AFTER_CHOUINE)
         hand = self.hands[seat]
-        if SEVENS[self.trump] in hand and can_exchange_seven(
+        if self.masks[seat] >> (self.trump * 8) & 1 and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
             ids.append(EXCHANGE_ID)
@@ -340,8 +338,9 @@ class ChouineState(State):
 
     def apply_id(self, seat: Seat | None, action: int) -> None:
         """Apply the action of this id without building events: the same rules as `apply`
-        (a plain card goes straight to `_put`, anything else through `apply`), the same
-        refusals (IllegalAction, state unchanged)."""
+        (a plain card goes straight to `_put`, a declaration or the exchange to the code
+        `apply` calls, anything else through `apply`), the same refusals (IllegalAction,
+        state unchanged)."""
         if (
             seat is not None
             and 0 <= action < 32
@@ -354,12 +353,19 @@ class ChouineState(State):
             if not trick or len(self.talon) >= self.n:
                 self._put(seat, action, False, None)
                 return
-            if action in phase_two_legal_cards(self.hands[seat], trick, self.trump):
+            if phase_two_legal_mask(self.masks[seat], trick, self.trump) >> action & 1:
                 self._put(seat, action, True, None)
                 return
         if action == NEXT_DEAL_ID and seat is None and self.stage == BETWEEN:
             self._deal_next()
             return
+        if 32 <= action <= EXCHANGE_ID and seat is not None and seat == self.turn:
+            if self.stage == PLAY:  # what `apply` checks before `_play` and `_exchange`
+                if action == EXCHANGE_ID:
+                    self._exchange(seat, None)
+                else:
+                    self._play(seat, action & 31, DECLARE_KINDS[action // 32 - 1], None)
+                return
         if not 0 <= action < len(ACTIONS):
             raise MalformedAction("Ce coup n'existe pas à la Chouine.")
         self.apply(seat, ACTIONS[action])
@@ -403,16 +409,23 @@ class ChouineState(State):
             raise WindowClosed("Le match est terminé.")
         if seat is None or seat != self.turn:
             raise NotYourTurn("Ce n'est pas à vous de jouer.")
+        events: list[Event] = []
         if isinstance(action, Play):
-            return self._play(seat, action)
+            c = CODE_INDEX.get(action.card)
+            if c is None:
+                raise MalformedAction(f"Carte inconnue : {action.card!r}.")
+            self._play(seat, c, action.declare, events)
+            return events
         kind = type(action)
         if kind is Exchange:
-            return self._exchange(seat)
+            self._exchange(seat, events)
+            return events
         if kind is NextDeal:
             raise IllegalAction("Seule la table distribue la donne suivante.")
         raise MalformedAction("Ce coup n'existe pas à la Chouine.")
 
-    def _exchange(self, seat: Seat) -> list[Event]:
+    def _exchange(self, seat: Seat, events: list[Event] | None) -> None:
+        """Swap the trump seven for the turned-up card; its event only when asked for."""
         if self.chouines:
             raise WindowClosed(AFTER_CHOUINE)
         hand = self.hands[seat]
@@ -430,19 +443,19 @@ class ChouineState(State):
         hand.sort()
         self.talon[0] = seven
         self.shown[seat].append(taken)
-        return [
-            Event(
-                "exchange",
-                f"{{p{seat}}} : échange du sept d'atout contre la retourne, {NAMES[taken]}.",
-                seat,
-                {"taken": CODES[taken], "given": CODES[seven]},
+        if events is not None:
+            events.append(
+                Event(
+                    "exchange",
+                    f"{{p{seat}}} : échange du sept d'atout contre la retourne, {NAMES[taken]}.",
+                    seat,
+                    {"taken": CODES[taken], "given": CODES[seven]},
+                )
             )
-        ]
 
-    def _play(self, seat: Seat, action: Play) -> list[Event]:
-        c = CODE_INDEX.get(action.card)
-        if c is None:
-            raise MalformedAction(f"Carte inconnue : {action.card!r}.")
+    def _play(self, seat: Seat, c: int, declare: str | None, events: list[Event] | None) -> None:
+        """Validate then play card `c` of `seat` (the actor), declaring `declare` first;
+        events only when asked for."""
         hand = self.hands[seat]
         if c not in hand:
             raise IllegalAction(f"Vous n'avez pas {NAMES[c]} en main.")
@@ -451,20 +464,19 @@ class ChouineState(State):
         if closed and c not in phase_two_legal_cards(hand, trick, self.trump):
             raise IllegalAction(self._obligation(hand))
         declared = None
-        if action.declare is not None:
-            if self.chouines and action.declare != CHOUINE:
+        if declare is not None:
+            if self.chouines and declare != CHOUINE:
                 raise WindowClosed(AFTER_CHOUINE)
-            matching = [d for d in self.declarations_for(seat, [c]) if d[1] == action.declare]
+            matching = [d for d in self.declarations_for(seat, [c]) if d[1] == declare]
             if not matching:
-                name = DECLARATION_NAMES.get(action.declare, action.declare)
+                name = DECLARATION_NAMES.get(declare, declare)
                 raise IllegalAction(f"Vous ne pouvez pas annoncer {name} en jouant {NAMES[c]}.")
             declared = matching[0]
         # validated: mutate from here on
-        events: list[Event] = []
         if declared is not None:
-            events.append(self._declare(seat, *declared))
+            _, kind, cards, points = declared
+            self._declare(seat, c, kind, cards, points, events)
         self._put(seat, c, bool(closed), events)
-        return events
 
     def _put(self, seat: Seat, c: int, closed: bool, events: list[Event] | None) -> None:
         """Play the validated card `c` (and end the trick when it is complete); events are
@@ -477,25 +489,31 @@ class ChouineState(State):
             led = trick[0] >> 3
             if suit != led:
                 voids = self.voids
-                if suit != trump:
-                    voids[seat] = voids[seat] | (1 << led) | (1 << trump)
-                else:
-                    voids[seat] = voids[seat] | (1 << led)
+                void = 1 << led if suit == trump else (1 << led) | (1 << trump)
+                if voids[seat] | void != voids[seat]:  # stored only when it changes
+                    voids[seat] = voids[seat] | void
         # what everyone may read from this card (public knowledge, for the bots' sampling
         # of hidden hands): a king or queen played without declaring the mariage of an
         # undeclared suit says its partner was not in hand; a card played while the seven
         # could still be exchanged says the seven of trumps was not in hand
+        # (each stored only when it changes: a stored int above 256 is a new object)
         rank = c & 7
         unlikely = self.unlikely
+        known = unlikely[seat]
         if QUEEN <= rank <= KING and not self.declared_suits[seat] >> suit & 1:
-            # the king and queen differ in the last bit
-            unlikely[seat] = unlikely[seat] | (1 << (c ^ 1))
+            known |= 1 << (c ^ 1)  # the king and queen differ in the last bit
         talon = self.talon
         size = len(talon)
         seven = trump * 8  # card(SEVEN, trump)
         if size > 2 and size >= self.n and talon[0] != seven:
-            unlikely[seat] = unlikely[seat] | (1 << seven)
-        self.hands[seat].remove(c)
+            known |= 1 << seven
+        if known != unlikely[seat]:
+            unlikely[seat] = known
+        hand = self.hands[seat]
+        i = 0
+        while hand[i] != c:  # `hand.remove(c)` without a generic comparison per card
+            i += 1
+        hand.pop(i)
         masks = self.masks
         masks[seat] = masks[seat] ^ (1 << c)
         shown = self.shown[seat]
@@ -520,7 +538,15 @@ class ChouineState(State):
             f"Vous ne pouvez pas fournir : vous devez couper à l'atout ({SUIT_NAMES[self.trump]})."
         )
 
-    def _declare(self, seat: Seat, c: int, kind: str, cards: tuple[int, ...], points: int) -> Event:
+    def _declare(
+        self,
+        seat: Seat,
+        c: int,
+        kind: str,
+        cards: tuple[int, ...],
+        points: int,
+        events: list[Event] | None,
+    ) -> None:
         brisque = kind == self.variant.brisque_combo.kind
         suit = -1 if brisque else c >> 3
         if brisque:
@@ -531,15 +557,18 @@ class ChouineState(State):
         self.declarations.append((seat, kind, suit, cards, points))
         shown = self.shown[seat]
         shown.extend(x for x in cards if x not in shown)
+        if kind == CHOUINE:
+            self.chouines.append((seat, suit))
+        if events is None:
+            return
         name = DECLARATION_NAMES[kind]
         where = "" if brisque else f" à {SUIT_NAMES[suit]}"
-        if kind == "chouine":
-            self.chouines.append((seat, suit))
+        if kind == CHOUINE:
             text = f"{{p{seat}}} : annonce {_of(name)}{where} !"
         else:
             text = f"{{p{seat}}} : annonce {_of(name)}{where}, {points} points."
         data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
-        return Event("declare", text, seat, data)
+        events.append(Event("declare", text, seat, data))
 
     def _end_trick(self, events: list[Event] | None) -> None:
         n = self.n
@@ -663,9 +692,10 @@ class ChouineState(State):
         players: the manche stops as soon as nobody can catch up the leader with the
         parties left to play; a lead still shared after them plays on until one leads alone."""
         wins = self.partie_wins
+        if self.n == 2:  # the first of the two in case of a tie, as `wins.index(max(wins))`
+            leader = 0 if wins[0] >= wins[1] else 1
+            return leader if wins[leader] >= (self.parties_per_manche + 1) // 2 else None
         best = max(wins)
-        if self.n == 2:
-            return wins.index(best) if best >= (self.parties_per_manche + 1) // 2 else None
         left = max(0, self.parties_per_manche - self.decided)
         leader = wins.index(best)
         if all(w + left < best for s, w in enumerate(wins) if s != leader):
@@ -681,8 +711,18 @@ class ChouineState(State):
         return self.decided >= self.parties_per_manche
 
     def _final_outcome(self) -> Outcome:
-        keys = [(self.manche_wins[s], self.total_partie_wins[s]) for s in range(self.n)]
-        ranks = tuple(1 + sum(1 for o in keys if o > k) for k in keys)
+        # rank: 1 + the seats ahead by (manches, parties won); plain loops, no generators
+        manches, parties = self.manche_wins, self.total_partie_wins
+        ranked: list[int] = []
+        for s in range(self.n):
+            rank = 1
+            for o in range(self.n):
+                if manches[o] > manches[s] or (
+                    manches[o] == manches[s] and parties[o] > parties[s]
+                ):
+                    rank += 1
+            ranked.append(rank)
+        ranks = tuple(ranked)
         # the winner's count first: the reason is read above the ranking, winner on top
         if self.manches_to_win > 1:
             wins = sorted(self.manche_wins, reverse=True)
