@@ -13,7 +13,12 @@ Besides messages, Redis holds two kinds of short-lived keys:
   the others only wait for the result (see `TableService._take_turn`);
 - presence (`choux:here:<code>`, a sorted set of `<seat>:<process id>` scored by expiry in
   Redis' own clock): which seats have a socket open on which process, refreshed by each
-  process's resync and updated at once when a seat's first socket opens or last one closes.
+  process's resync and updated soon after a seat's first socket opens or last one closes
+  (the changes of a moment go in one script call and one message naming their tables).
+
+The listener counts its subscriptions (`epoch`): a table read from the store under the
+current one, while the listener stays subscribed, has missed no message since, unless a
+publisher failed to send it (the periodic resync covers that).
 """
 
 from __future__ import annotations
@@ -34,8 +39,8 @@ PRESENCE = "choux:here"
 CLAIM = "choux:claim"
 #: (table code, the action just stored or None): see TableService._on_remote_change
 Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
-#: table code whose presence changed on another process
-PresenceHandler = Callable[[str], Awaitable[None]]
+#: codes of the tables whose presence changed on another process
+PresenceHandler = Callable[[list[str]], Awaitable[None]]
 #: (table code, seat, True: a socket of it is open here / False: none is any more)
 Mark = tuple[str, int, bool]
 #: seconds a claim or a presence call may take before Redis is taken as away
@@ -87,6 +92,8 @@ class PubSub(Protocol):
 
     #: identifies this process in messages and claims
     origin: str
+    #: subscriptions of the listener so far (one more each time it subscribes again)
+    epoch: int
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         """Begin listening: `handler` hears the tables others changed."""
@@ -96,8 +103,12 @@ class PubSub(Protocol):
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the others that table `code` changed (`change`: the action, if one)."""
 
-    async def publish_presence(self, code: str) -> None:
-        """Tell the others that who sits at table `code` with a socket open changed."""
+    async def publish_presence(self, *codes: str) -> None:
+        """Tell the others that who sits at tables `codes` with a socket open changed."""
+
+    def heard_all_since(self, epoch: int) -> bool:
+        """Has every message been heard since subscription `epoch` began (the listener
+        subscribed then and has stayed so)?"""
 
     async def mark_present(self, marks: list[Mark], ttl: float) -> None:
         """Record (code, seat, present) for this process's open sockets."""
@@ -125,12 +136,17 @@ class LocalPubSub:
     """One process: nothing to tell anyone, nobody to share a move with."""
 
     origin = "local"
+    epoch = 0
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         return None
 
-    async def publish_presence(self, code: str) -> None:
+    async def publish_presence(self, *codes: str) -> None:
         return None
+
+    def heard_all_since(self, epoch: int) -> bool:
+        """One process: nobody else writes, there is nothing to hear."""
+        return True
 
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         return None
@@ -163,6 +179,10 @@ class RedisPubSub:
     def __init__(self, url: str) -> None:
         self.url = url
         self.origin = uuid.uuid4().hex
+        #: one more each time the listener's subscription is confirmed; `listening` while
+        #: it holds (messages published meanwhile are all heard)
+        self.epoch = 0
+        self.listening = False
         self.task: asyncio.Task[None] | None = None
         self.client: Any = None
         self.scripts: dict[str, Any] = {}
@@ -195,29 +215,47 @@ class RedisPubSub:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL)
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                message = await pubsub.get_message(timeout=1.0)
                 if message is None:
                     continue
-                data = json.loads(message["data"])
-                if data.get("origin") != self.origin and isinstance(data.get("code"), str):
-                    change = data.get("change")
-                    try:
-                        if data.get("presence"):
-                            if self.on_presence is not None:
-                                await self.on_presence(data["code"])
-                            continue
-                        await handler(data["code"], change if isinstance(change, dict) else None)
-                    except Exception:  # a bug in handling one message is not Redis failing
-                        log.exception("pub/sub handler, table %s", data["code"])
+                if message.get("type") == "subscribe":  # Redis confirms: all is heard from now
+                    self.epoch += 1
+                    self.listening = True
+                    continue
+                if message.get("type") != "message":
+                    continue
+                await self._heard(json.loads(message["data"]), handler)
             except asyncio.CancelledError:
+                self.listening = False
                 raise
             except Exception as error:  # Redis away for a moment: the store stays the truth
+                self.listening = False
                 log.warning("pub/sub listener: %s (retrying)", error)
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
                     pubsub = None
                 await asyncio.sleep(1.0)
+
+    async def _heard(self, data: dict[str, Any], handler: Handler) -> None:
+        """One message from another process: a table's change, or presence at tables."""
+        if data.get("origin") == self.origin:
+            return
+        code = data.get("code")
+        try:
+            if data.get("presence"):
+                codes = data.get("codes", [code])
+                codes = [c for c in codes if isinstance(c, str)] if isinstance(codes, list) else []
+                if codes and self.on_presence is not None:
+                    await self.on_presence(codes)
+            elif isinstance(code, str):
+                change = data.get("change")
+                await handler(code, change if isinstance(change, dict) else None)
+        except Exception:  # a bug in handling one message is not Redis failing
+            log.exception("pub/sub handler, table %s", code)
+
+    def heard_all_since(self, epoch: int) -> bool:
+        return self.listening and self.epoch == epoch
 
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """`change`: the action just committed, so that the others need not read it back."""
@@ -231,15 +269,16 @@ class RedisPubSub:
         except Exception as error:
             log.warning("could not publish a change of table %s: %s", code, error)
 
-    async def publish_presence(self, code: str) -> None:
-        """Tell the others that the sockets of table `code` changed here (they read them)."""
-        if self.client is None:
+    async def publish_presence(self, *codes: str) -> None:
+        """Tell the others that the sockets of tables `codes` changed here (they read them
+        back from Redis): one message for all of them."""
+        if self.client is None or not codes:
             return
-        message = {"origin": self.origin, "code": code, "presence": True}
+        message = {"origin": self.origin, "codes": list(codes), "presence": True}
         try:
             await self._send(json.dumps(message, separators=(",", ":")))
         except Exception as error:
-            log.warning("could not publish the presence of table %s: %s", code, error)
+            log.warning("could not publish the presence of %s tables: %s", len(codes), error)
 
     async def _send(self, text: str) -> None:
         """Publish `text` on the channel; returns once Redis took it (raises if it did not).
@@ -368,6 +407,7 @@ class RedisPubSub:
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
+        self.listening = False
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.aclose()

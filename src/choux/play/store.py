@@ -195,6 +195,14 @@ from v join bumped on bumped.id = v.table_id
 returning table_id
 """
 
+#: PostgreSQL: the held tables whose stored version or status differs from memory's
+_PG_NEWER = """
+select t.code from tables t
+join unnest(%(codes)s::varchar[], %(versions)s::integer[], %(statuses)s::varchar[])
+    as h(code, version, status) on t.code = h.code
+where t.version <> h.version or t.status <> h.status
+"""
+
 #: PostgreSQL: batches of appends committing at once, each on its own connection
 APPEND_WRITERS = 4
 
@@ -809,6 +817,22 @@ class Store:
                 )
                 result.update((r.code, (int(r.version), str(r.status))) for r in rows)
         return result
+
+    async def newer(self, known: dict[str, tuple[int, str]]) -> list[str]:
+        """The codes of `known` (code: version, status held in memory) whose stored version
+        or status differs: on PostgreSQL the database compares, and only those come back."""
+        if not known or self.append_engine is None:
+            stored = await self.versions(list(known))
+            return [code for code, held in known.items() if stored.get(code, held) != held]
+        codes = list(known)
+        params = {
+            "codes": codes,
+            "versions": [known[c][0] for c in codes],
+            "statuses": [known[c][1] for c in codes],
+        }
+        async with self.db.connect() as conn:
+            rows = await conn.exec_driver_sql(_PG_NEWER, params)
+            return [str(row[0]) for row in rows]
 
     async def load_table(self, code: str, since: int = 0) -> TableRow | None:
         """A table with its seats and its actions after `since` (all of them by default)."""

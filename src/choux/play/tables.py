@@ -75,6 +75,9 @@ class LiveTable:
     quiet_until: float = 0.0
     #: who created it (an address), for the limit on bot-only tables per client
     client: str | None = None
+    #: several processes: the listener's subscription under which this copy was last read
+    #: from the store (or made here); while it holds, no change made elsewhere was missed
+    synced_epoch: int = -1
     #: serialized messages of the current moment (version, meta, log length...), by what
     #: decides their content: every socket of a seat, and every spectator, share one. Only
     #: the text is kept: a view's dicts die as soon as it is serialized, young, instead of
