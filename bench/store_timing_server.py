@@ -11,6 +11,7 @@ arrival to its caller being told (the whole write as a move sees it), every SQL 
 run on the async engine (by its first words: what else than the writer reaches the
 database while tables play) and the event loop's lag (a 10 ms sleep timed over and over:
 what ran meanwhile without yielding). The summary goes to $TIMING_OUT (timing.json).
+APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -188,6 +189,8 @@ async def catch_up(self: Any, table: Any) -> None:
 
 
 def main() -> None:
+    if os.environ.get("APPEND_WRITERS"):  # try another number of batches committing at once
+        store_module.APPEND_WRITERS = int(os.environ["APPEND_WRITERS"])
     sync_module.Sync._catch_up = catch_up  # type: ignore[method-assign]
     gc.callbacks.append(on_gc)
     Store.append_action = append_action  # type: ignore[method-assign]

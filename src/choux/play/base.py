@@ -84,7 +84,7 @@ class ServiceBase:
     def _publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the other processes, without holding the table's lock while Redis answers."""
         if self.settings.redis_url:
-            self._background(self.pubsub.publish(code, change))
+            self.pubsub.post(code, change)
 
     # ------------------------------------------------------------------ across the parts
 

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+
+import orjson
 
 log = logging.getLogger("choux.pubsub")
 
@@ -103,6 +104,9 @@ class PubSub(Protocol):
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the others that table `code` changed (`change`: the action, if one)."""
 
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """`publish` without waiting for the answer (failures are logged)."""
+
     async def publish_presence(self, *codes: str) -> None:
         """Tell the others that who sits at tables `codes` with a socket open changed."""
 
@@ -151,6 +155,9 @@ class LocalPubSub:
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         return None
 
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
+        return None
+
     async def stop(self) -> None:
         return None
 
@@ -194,7 +201,8 @@ class RedisPubSub:
         self.claims_lost = 0
         #: messages waiting for the sender: all those of one loop turn go in one pipeline
         #: (one round trip, one connection) instead of a connection and a round trip each
-        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        #: (text, the publisher's future, or the table's code when nobody waits for it)
+        self._outbox: list[tuple[bytes, asyncio.Future[None] | str]] = []
         self._sender: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
@@ -224,7 +232,7 @@ class RedisPubSub:
                     continue
                 if message.get("type") != "message":
                     continue
-                await self._heard(json.loads(message["data"]), handler)
+                await self._heard(orjson.loads(message["data"]), handler)
             except asyncio.CancelledError:
                 self.listening = False
                 raise
@@ -261,13 +269,23 @@ class RedisPubSub:
         """`change`: the action just committed, so that the others need not read it back."""
         if self.client is None:
             return
+        try:
+            await self._send(self._change_text(code, change))
+        except Exception as error:
+            log.warning("could not publish a change of table %s: %s", code, error)
+
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """`publish` without waiting for Redis (the write path's way: no task per version);
+        a message Redis did not take is logged by the sender, as `publish` does."""
+        if self.client is None:
+            return
+        self._queue(self._change_text(code, change), code)
+
+    def _change_text(self, code: str, change: dict[str, Any] | None) -> bytes:
         message: dict[str, Any] = {"origin": self.origin, "code": code}
         if change is not None:
             message["change"] = change
-        try:
-            await self._send(json.dumps(message, separators=(",", ":")))
-        except Exception as error:
-            log.warning("could not publish a change of table %s: %s", code, error)
+        return orjson.dumps(message)
 
     async def publish_presence(self, *codes: str) -> None:
         """Tell the others that the sockets of tables `codes` changed here (they read them
@@ -276,19 +294,22 @@ class RedisPubSub:
             return
         message = {"origin": self.origin, "codes": list(codes), "presence": True}
         try:
-            await self._send(json.dumps(message, separators=(",", ":")))
+            await self._send(orjson.dumps(message))
         except Exception as error:
             log.warning("could not publish the presence of %s tables: %s", len(codes), error)
 
-    async def _send(self, text: str) -> None:
+    async def _send(self, text: bytes) -> None:
         """Publish `text` on the channel; returns once Redis took it (raises if it did not).
         Messages go out in the order they were given, those queued together in one
         pipeline."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._outbox.append((text, future))
+        self._queue(text, future)
+        await future
+
+    def _queue(self, text: bytes, waiter: asyncio.Future[None] | str) -> None:
+        self._outbox.append((text, waiter))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.get_running_loop().create_task(self._send_queued())
-        await future
 
     async def _send_queued(self) -> None:
         while self._outbox:
@@ -301,13 +322,16 @@ class RedisPubSub:
                 await pipe.execute()
             except BaseException as failed:  # cancelled too: no caller waits forever
                 error = failed
-            for _, future in batch:
-                if future.done():
+            for _, waiter in batch:
+                if isinstance(waiter, str):  # posted: nobody waits, say it here
+                    if error is not None:
+                        log.warning("could not publish a change of table %s: %s", waiter, error)
+                elif waiter.done():
                     continue
-                if error is None:
-                    future.set_result(None)
+                elif error is None:
+                    waiter.set_result(None)
                 else:
-                    future.set_exception(
+                    waiter.set_exception(
                         error if isinstance(error, Exception) else ConnectionError("stopped")
                     )
             if error is not None and not isinstance(error, Exception):
@@ -399,9 +423,9 @@ class RedisPubSub:
             self._sender.cancel()
             with contextlib.suppress(BaseException):
                 await self._sender
-        for _, future in self._outbox:  # not sent: their callers hear so
-            if not future.done():
-                future.set_exception(ConnectionError("stopped"))
+        for _, waiter in self._outbox:  # not sent: their callers hear so
+            if not isinstance(waiter, str) and not waiter.done():
+                waiter.set_exception(ConnectionError("stopped"))
         self._outbox = []
         if self.task is not None:
             self.task.cancel()
