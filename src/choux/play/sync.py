@@ -173,7 +173,7 @@ class Sync(ServiceBase):
         seq = table.version + 1
         table.state = new
         table.version = seq
-        table.actions.append((seat, action.to_json()))
+        table.actions.append((seat, data))  # as the writer stored it: `to_json` of the action
         table.log.extend((seq, e) for e in events)
         if isinstance(client_id, str):
             table.client_ids[(seat, client_id)] = seq
