@@ -41,7 +41,7 @@ waits: list[float] = []  # arrival -> outcome set
 lags: list[float] = []
 beat = [time.perf_counter()]
 stalls: list[tuple[float, float, str]] = []  # (since play, ms so far, the loop thread's stack)
-gc_passes: list[tuple[float, int, float]] = []  # (since play, generation, ms)
+gc_passes: list[tuple[float, int, float, int]] = []  # (since play, generation, ms, collected)
 gc_start = [0.0]
 timeline: list[tuple[float, str, float, int]] = []  # (since play, what, ms, batch size)
 statements: Counter[str] = Counter()
@@ -119,7 +119,8 @@ def on_gc(phase: str, info: dict[str, Any]) -> None:
         gc_start[0] = time.perf_counter()
     elif on[0]:
         now = time.perf_counter()
-        gc_passes.append((now - played[0], info["generation"], (now - gc_start[0]) * 1000))
+        passed = (now - gc_start[0]) * 1000
+        gc_passes.append((now - played[0], info["generation"], passed, info["collected"]))
 
 
 def watchdog(loop_thread: int) -> None:
@@ -170,7 +171,12 @@ def summary() -> dict[str, Any]:
         "loop_lag_over_50ms": sum(1 for x in lags if x > 0.05),
         "async_statements": dict(statements.most_common(20)),
         "catch_ups": dict(catch_ups),
-        "gc_over_20ms": [(round(t, 2), g, round(ms, 1)) for t, g, ms in gc_passes if ms > 20],
+        "gc_over_20ms": [  # (since play, generation, ms, objects collected)
+            (round(t, 2), g, round(ms, 1), n) for t, g, ms, n in gc_passes if ms > 20
+        ],
+        "gc_collected_median": sorted(n for *_, n in gc_passes)[len(gc_passes) // 2]
+        if gc_passes
+        else 0,
         "gc_passes": len(gc_passes),
         "stalls": [(round(t, 2), round(ms), stack) for t, ms, stack in stalls],
         "timeline": [(round(t, 2), what, round(ms, 1), n) for t, what, ms, n in timeline],

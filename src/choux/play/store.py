@@ -205,8 +205,10 @@ join jsonb_to_recordset(%(known)s::jsonb) as h(code varchar, version integer, st
 where t.version <> h.version or t.status <> h.status
 """
 
-#: PostgreSQL: batches of appends committing at once, each on its own connection
-APPEND_WRITERS = 4
+#: PostgreSQL: batches of appends committing at once, each on its own connection (with 4,
+#: appends waited for a free writer up to 50 ms at p99 whenever the disk's flush was slow;
+#: with 8, 13 ms: each batch is still its own committed statement; docs/perf.md)
+APPEND_WRITERS = 8
 
 #: the `seed` column keeps the low bits of seeds too large for it (the whole in seed_text)
 SEED_LOW_BITS = (1 << 62) - 1
