@@ -11,7 +11,8 @@ arrival to its caller being told (the whole write as a move sees it), every SQL 
 run on the async engine (by its first words: what else than the writer reaches the
 database while tables play) and the event loop's lag (a 10 ms sleep timed over and over:
 what ran meanwhile without yielding). The summary goes to $TIMING_OUT (timing.json).
-APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
+GC_TYPES=1 counts what the youngest generation holds before a pass (types, when more
+than 50,000 objects). APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -114,8 +115,17 @@ async def open_store(self: Any) -> None:
     threading.Thread(target=watchdog, args=(ident,), daemon=True).start()
 
 
+young: list[tuple[float, int, list[tuple[str, int]]]] = []  # GC_TYPES: what gen 0 held
+
+
 def on_gc(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
+        if on[0] and os.environ.get("GC_TYPES") and info["generation"] == 0:
+            objects = gc.get_objects(0)  # before the pass is timed: this costs as much
+            if len(objects) > 50_000:
+                kinds = Counter(type(o).__name__ for o in objects).most_common(8)
+                young.append((time.perf_counter() - played[0], len(objects), kinds))
+            del objects
         gc_start[0] = time.perf_counter()
     elif on[0]:
         now = time.perf_counter()
@@ -178,6 +188,7 @@ def summary() -> dict[str, Any]:
         if gc_passes
         else 0,
         "gc_passes": len(gc_passes),
+        "young_generation_over_50000": young,
         "stalls": [(round(t, 2), round(ms), stack) for t, ms, stack in stalls],
         "timeline": [(round(t, 2), what, round(ms, 1), n) for t, what, ms, n in timeline],
     }
