@@ -42,6 +42,8 @@ class ServiceBase:
         self._presence_reader: asyncio.Task[None] | None = None
         #: tables being read from the store by `get`, and whether a change was heard meanwhile
         self._loading: dict[str, bool] = {}
+        #: tables the last resync found behind the store, with the stored (version, status)
+        self._behind: dict[str, tuple[int, str]] = {}
         #: the resync's last full read of presence elsewhere: when, under which subscription
         self._presence_read_at = float("-inf")
         self._presence_read_epoch = -1

@@ -199,7 +199,7 @@ returning table_id
 #: PostgreSQL: the held tables whose stored version or status differs from memory's
 #: (one JSON text: psycopg would adapt arrays of a thousand items one by one in Python)
 _PG_NEWER = """
-select t.code from tables t
+select t.code, t.version, t.status from tables t
 join jsonb_to_recordset(%(known)s::jsonb) as h(code varchar, version integer, status varchar)
     on t.code = h.code
 where t.version <> h.version or t.status <> h.status
@@ -822,16 +822,18 @@ class Store:
                 result.update((r.code, (int(r.version), str(r.status))) for r in rows)
         return result
 
-    async def newer(self, known: dict[str, tuple[int, str]]) -> list[str]:
-        """The codes of `known` (code: version, status held in memory) whose stored version
-        or status differs: on PostgreSQL the database compares, and only those come back."""
+    async def newer(self, known: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+        """The stored (version, status) of the tables of `known` (code: version, status held
+        in memory) where they differ: on PostgreSQL the database compares, and only those
+        come back."""
         if not known or self.append_engine is None:
             stored = await self.versions(list(known))
-            return [code for code, held in known.items() if stored.get(code, held) != held]
+            return {c: stored[c] for c, held in known.items() if stored.get(c, held) != held}
         held = [{"code": c, "version": v, "status": s} for c, (v, s) in known.items()]
         async with self.db.connect() as conn:
             rows = await conn.exec_driver_sql(_PG_NEWER, {"known": orjson.dumps(held).decode()})
-            return [str(row[0]) for row in rows]
+            found = [tuple(row) for row in rows]
+            return {str(r[0]): (int(r[1]), str(r[2])) for r in found}
 
     async def load_table(self, code: str, since: int = 0) -> TableRow | None:
         """A table with its seats and its actions after `since` (all of them by default)."""

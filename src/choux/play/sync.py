@@ -2,7 +2,8 @@
 
 A process applies the changes other processes made from their messages when it can, and
 reloads from the store otherwise (a gap, a lost message); a periodic resync asks the store
-which held tables it has a newer version of (the answer names only those). Presence at
+which held tables it has a newer version of (the answer names only those; a table still
+behind at the next resync is caught up, the others had their message on its way). Presence at
 other processes is read back when they say it changed, and all of it once per presence
 lifetime (what a process that died left expires). Each version's bot move and clock action
 is played by one process only, the one that takes the Redis claim (`_take_turn`).
@@ -137,11 +138,18 @@ class Sync(ServiceBase):
         ):  # changes are told at once: a full read only for expiries and lost messages
             self._presence_read_at, self._presence_read_epoch = now, self.pubsub.epoch
             await self._refresh_presence(list(held.values()))
+        # a table found behind is caught up only if it still is at the next resync: most
+        # are behind by a message on its way (the store answers before Redis delivers it);
+        # a lost one is made up one interval later
+        suspects, self._behind = self._behind, {}
+        for code, stored in suspects.items():
+            table = held.get(code)
+            if table is not None and (table.version, table.status) != stored:
+                if table.version <= stored[0]:
+                    async with table.lock:
+                        await self._catch_up(table)
         known = {code: (t.version, t.status) for code, t in held.items()}
-        for code in await self.store.newer(known):
-            table = held[code]
-            async with table.lock:
-                await self._catch_up(table)
+        self._behind = await self.store.newer(known)
 
     async def _absorb(self, table: LiveTable, change: dict[str, Any]) -> bool:
         """Under the lock: apply the next action as another process stored it (False: the
