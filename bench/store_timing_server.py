@@ -12,7 +12,7 @@ run on the async engine (by its first words: what else than the writer reaches t
 database while tables play) and the event loop's lag (a 10 ms sleep timed over and over:
 what ran meanwhile without yielding). The summary goes to $TIMING_OUT (timing.json).
 GC_TYPES=1 counts what the youngest generation holds before a pass (types, when more
-than 50,000 objects). APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
+than 50,000 objects). GC_THRESHOLDS=a,b,c tries other GC thresholds. APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -208,6 +208,10 @@ async def catch_up(self: Any, table: Any) -> None:
 def main() -> None:
     if os.environ.get("APPEND_WRITERS"):  # try another number of batches committing at once
         store_module.APPEND_WRITERS = int(os.environ["APPEND_WRITERS"])
+    if os.environ.get("GC_THRESHOLDS"):  # e.g. "5000,20,20": try other GC thresholds
+        from choux.web import gc_tuning
+
+        gc_tuning.THRESHOLDS = tuple(int(x) for x in os.environ["GC_THRESHOLDS"].split(","))
     sync_module.Sync._catch_up = catch_up  # type: ignore[method-assign]
     gc.callbacks.append(on_gc)
     Store.append_action = append_action  # type: ignore[method-assign]
