@@ -1,7 +1,7 @@
 """Presence: which seats have a page open, and a bot for a person gone too long.
 
-A seat's first socket and last socket are told to the other processes (Redis), those of
-a moment together (one script call, one message); a person whose last socket closed keeps
+A seat's first socket and last socket are told to the other processes (Redis), those that
+come while a write is on its way together (one script call, one message); a person whose last socket closed keeps
 the seat for `grace_seconds`, then a bot takes it.
 """
 
@@ -11,10 +11,6 @@ import asyncio
 
 from choux.play.base import ServiceBase
 from choux.play.tables import LiveTable, Subscriber
-
-#: seconds the presence changes of this process gather before they go to Redis together
-#: (2,000 sockets opening: a few dozen script calls and messages instead of 2,000 each)
-PRESENCE_GATHER = 0.05
 
 
 class Presence(ServiceBase):
@@ -63,11 +59,12 @@ class Presence(ServiceBase):
             self._presence_writer.add_done_callback(self.background.discard)
 
     async def _flush_presence(self) -> None:
-        """The one writer of this process's presence: what changed during a short moment
-        goes to Redis in one call, saying what is true when written, then one message tells
-        the other processes which tables to read back."""
+        """The one writer of this process's presence: what changed while the previous
+        write was on its way (or during this loop turn) goes to Redis in one call, saying
+        what is true when written, then one message tells the other processes which tables
+        to read back. A lone change goes at once: the others see a seat come promptly."""
         while self._presence_marks:
-            await asyncio.sleep(PRESENCE_GATHER)
+            await asyncio.sleep(0)
             marks, self._presence_marks = self._presence_marks, {}
             found = [
                 (code, seat, table.connections.get(seat, 0) > 0)
