@@ -6,7 +6,8 @@
     .venv/bin/python bench/profile_breakdown.py server.prof VERSIONS
 
 With PROFILE=1, cProfile starts at SIGUSR1 (sent by the bench when play starts) and the
-stats go to $PROFILE_OUT (server.prof). Always: every garbage collection is timed, and a
+stats go to $PROFILE_OUT (server.prof; "{pid}" in it is replaced by the process id);
+PROFILE_DELAY=S starts it S seconds later (once the sockets are open). Always: every garbage collection is timed, and a
 summary per generation goes to $GC_OUT (gc.json) when the server stops.
 """
 
@@ -41,13 +42,17 @@ def main() -> None:
     timer = time.process_time if os.environ.get("PROFILE") == "cpu" else time.perf_counter
     prof = cProfile.Profile(timer) if os.environ.get("PROFILE") else None
     if prof is not None:
-        signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
+        # PROFILE_DELAY=S: from S whole seconds after play starts (the sockets open first)
+        delay = int(os.environ.get("PROFILE_DELAY", "0"))
+        signal.signal(signal.SIGALRM, lambda *_: prof.enable())
+        signal.signal(signal.SIGUSR1, lambda *_: signal.alarm(delay) if delay else prof.enable())
     try:
         run(host="127.0.0.1", port=int(sys.argv[1]), database_url=sys.argv[2])
     finally:
         if prof is not None:
             prof.disable()
-            prof.dump_stats(os.environ.get("PROFILE_OUT", "server.prof"))
+            # "{pid}" in the name: one file per process (several processes profiled)
+            prof.dump_stats(os.environ.get("PROFILE_OUT", "server.prof").format(pid=os.getpid()))
         summary = {
             gen: {"count": len(p), "total_ms": sum(p) * 1000, "max_ms": max(p, default=0) * 1000}
             for gen, p in pauses.items()

@@ -11,6 +11,8 @@ arrival to its caller being told (the whole write as a move sees it), every SQL 
 run on the async engine (by its first words: what else than the writer reaches the
 database while tables play) and the event loop's lag (a 10 ms sleep timed over and over:
 what ran meanwhile without yielding). The summary goes to $TIMING_OUT (timing.json).
+GC_TYPES=1 counts what the youngest generation holds before a pass (types, when more
+than 50,000 objects). GC_THRESHOLDS=a,b,c tries other GC thresholds. APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ waits: list[float] = []  # arrival -> outcome set
 lags: list[float] = []
 beat = [time.perf_counter()]
 stalls: list[tuple[float, float, str]] = []  # (since play, ms so far, the loop thread's stack)
-gc_passes: list[tuple[float, int, float]] = []  # (since play, generation, ms)
+gc_passes: list[tuple[float, int, float, int]] = []  # (since play, generation, ms, collected)
 gc_start = [0.0]
 timeline: list[tuple[float, str, float, int]] = []  # (since play, what, ms, batch size)
 statements: Counter[str] = Counter()
@@ -113,12 +115,22 @@ async def open_store(self: Any) -> None:
     threading.Thread(target=watchdog, args=(ident,), daemon=True).start()
 
 
+young: list[tuple[float, int, list[tuple[str, int]]]] = []  # GC_TYPES: what gen 0 held
+
+
 def on_gc(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
+        if on[0] and os.environ.get("GC_TYPES") and info["generation"] == 0:
+            objects = gc.get_objects(0)  # before the pass is timed: this costs as much
+            if len(objects) > 50_000:
+                kinds = Counter(type(o).__name__ for o in objects).most_common(8)
+                young.append((time.perf_counter() - played[0], len(objects), kinds))
+            del objects
         gc_start[0] = time.perf_counter()
     elif on[0]:
         now = time.perf_counter()
-        gc_passes.append((now - played[0], info["generation"], (now - gc_start[0]) * 1000))
+        passed = (now - gc_start[0]) * 1000
+        gc_passes.append((now - played[0], info["generation"], passed, info["collected"]))
 
 
 def watchdog(loop_thread: int) -> None:
@@ -169,8 +181,14 @@ def summary() -> dict[str, Any]:
         "loop_lag_over_50ms": sum(1 for x in lags if x > 0.05),
         "async_statements": dict(statements.most_common(20)),
         "catch_ups": dict(catch_ups),
-        "gc_over_20ms": [(round(t, 2), g, round(ms, 1)) for t, g, ms in gc_passes if ms > 20],
+        "gc_over_20ms": [  # (since play, generation, ms, objects collected)
+            (round(t, 2), g, round(ms, 1), n) for t, g, ms, n in gc_passes if ms > 20
+        ],
+        "gc_collected_median": sorted(n for *_, n in gc_passes)[len(gc_passes) // 2]
+        if gc_passes
+        else 0,
         "gc_passes": len(gc_passes),
+        "young_generation_over_50000": young,
         "stalls": [(round(t, 2), round(ms), stack) for t, ms, stack in stalls],
         "timeline": [(round(t, 2), what, round(ms, 1), n) for t, what, ms, n in timeline],
     }
@@ -188,6 +206,12 @@ async def catch_up(self: Any, table: Any) -> None:
 
 
 def main() -> None:
+    if os.environ.get("APPEND_WRITERS"):  # try another number of batches committing at once
+        store_module.APPEND_WRITERS = int(os.environ["APPEND_WRITERS"])
+    if os.environ.get("GC_THRESHOLDS"):  # e.g. "5000,20,20": try other GC thresholds
+        from choux.web import gc_tuning
+
+        gc_tuning.THRESHOLDS = tuple(int(x) for x in os.environ["GC_THRESHOLDS"].split(","))
     sync_module.Sync._catch_up = catch_up  # type: ignore[method-assign]
     gc.callbacks.append(on_gc)
     Store.append_action = append_action  # type: ignore[method-assign]

@@ -53,6 +53,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -207,6 +208,8 @@ async def run_bench(
     spectators: int = 0,
     on_play: Callable[[], None] | None = None,
     connect_gate: int = 0,
+    settle: float = 0.0,
+    on_settled: Callable[[int], None] | None = None,
     route: str = "spread",
 ) -> Stats:
     stats = Stats()
@@ -251,9 +254,16 @@ async def run_bench(
             await asyncio.sleep(0.01)
             stats.lags.append(time.perf_counter() - before - 0.01)
 
+    async def settled() -> None:  # the versions so far: the CPU after this is play alone
+        await asyncio.sleep(settle)
+        if on_settled is not None:
+            on_settled(sum(table.last for table in played))
+
     prober = asyncio.create_task(probe())
+    marker = asyncio.create_task(settled())
     await asyncio.gather(*tasks, return_exceptions=False)
     prober.cancel()
+    marker.cancel()
     stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
     stats.versions = sum(table.last for table in played)
     for _, clients in made:
@@ -427,6 +437,13 @@ def main() -> None:
                     for server in servers:
                         server.send_signal(signal.SIGUSR1)
 
+            at_settle: list[Any] = []
+
+            def mark_settled(
+                versions: int,
+            ) -> None:  # sockets open: the CPU of play alone from here
+                at_settle.extend([versions, [cpu_seconds([server]) for server in servers]])
+
             stats = asyncio.run(
                 run_bench(
                     bases,
@@ -440,11 +457,16 @@ def main() -> None:
                     args.spectators,
                     playing,
                     args.connect_gate,
+                    args.settle,
+                    mark_settled,
                     args.route,
                 )
             )
             cpu = cpu_seconds(servers) - cpu
-            each = [cpu_seconds([s]) - before for s, before in zip(servers, each, strict=True)]
+            after = [cpu_seconds([server]) for server in servers]
+            if at_settle:
+                at_settle.append(after)
+            each = [c - before for c, before in zip(after, each, strict=True)]
         finally:
             for server in servers:
                 server.send_signal(signal.SIGINT)
@@ -496,6 +518,14 @@ def main() -> None:
     )
     per = cpu * 1000 / stats.versions if stats.versions else float("nan")
     print(f"versions played: {stats.versions}, server CPU: {cpu:.1f} s ({per:.1f} ms per version)")
+    if len(at_settle) == 3 and stats.versions > at_settle[0]:  # play alone, sockets open
+        played_after = stats.versions - at_settle[0]
+        spent = [end - mid for mid, end in zip(at_settle[1], at_settle[2], strict=True)]
+        print(
+            f"after the first {args.settle:g} s: {played_after} versions, server CPU "
+            + ", ".join(f"{c:.1f} s ({c * 1000 / played_after:.2f} ms per version)" for c in spent)
+            + (f"; in all {sum(spent) * 1000 / played_after:.2f} ms" if len(spent) > 1 else "")
+        )
     if len(servers) > 1:  # what each process spent: the cost of scaling out is visible
         print(
             "CPU per process: "

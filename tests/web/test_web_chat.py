@@ -198,3 +198,28 @@ def test_the_host_can_close_the_spectators_chat(sqlite_url: str, course: str) ->
             assert receive(ws, "chat")["muted"] == []
             ws.send_json({"type": "chat", "text": "merci"})
             assert receive_line(ws)["text"] == "merci"
+
+
+def test_rooms_of_tables_gone_from_memory_are_swept_now_and_then(
+    sqlite_url: str, course: str
+) -> None:
+    """A room whose table left memory is dropped (read again if the table comes back),
+    but not by a pass over every room each time a room is read: only once they doubled."""
+    from choux.play.chat import ChatRoom
+
+    with client(sqlite_url) as c:
+        service = c.app.state.service
+        code = create_table(c, course, ["human", "human"], "Alice")
+        table = service.tables[code]
+        service.chat_rooms.pop(code)
+        stale = {f"gone{i}": ChatRoom() for i in range(10)}
+        service.chat_rooms.update(stale)
+        c.portal.call(service.chat_room, table)
+        assert set(stale) <= set(service.chat_rooms)  # few rooms: no sweep yet
+        service.chat_rooms.pop(code)
+        service.chat_rooms.update({f"gone{i}": ChatRoom() for i in range(10, 100)})
+        watched = service.chat_rooms["gone0"]
+        watched.watchers.add(object())  # type: ignore[arg-type]
+        room = c.portal.call(service.chat_room, table)
+        assert service.chat_rooms == {"gone0": watched, code: room}
+        assert service._chat_sweep_at == 64

@@ -56,3 +56,85 @@ async def test_a_publisher_hears_when_redis_is_away(caplog: Any) -> None:
         assert caplog.text.count("could not publish a change of table t0") == 3
     finally:
         await pubsub.stop()
+
+
+async def test_posted_changes_go_out_in_order_and_a_refused_one_is_logged(caplog: Any) -> None:
+    """`post` (the write path's way: nobody waits) keeps the order of the messages it is
+    given among those published; when Redis is away each is logged as `publish` does."""
+    with redis_on(free_port()) as url:
+        heard: list[tuple[str, Any]] = []
+        got_all = asyncio.Event()
+
+        async def handler(code: str, change: dict[str, Any] | None) -> None:
+            heard.append((code, change))
+            if len(heard) == 4:
+                got_all.set()
+
+        async def ignore(_code: str, _change: dict[str, Any] | None) -> None:
+            return None
+
+        sender, listener = RedisPubSub(url), RedisPubSub(url)
+        await sender.start(ignore)
+        await listener.start(handler)
+        try:
+            for _ in range(100):
+                if listener.listening:
+                    break
+                await asyncio.sleep(0.02)
+            sender.post("t0", {"v": 1})
+            sender.post("t1")
+            await sender.publish("t0", {"v": 2})
+            sender.post("t0", {"v": 3})
+            await asyncio.wait_for(got_all.wait(), 10)
+            assert heard == [("t0", {"v": 1}), ("t1", None), ("t0", {"v": 2}), ("t0", {"v": 3})]
+        finally:
+            await sender.stop()
+            await listener.stop()
+    away = RedisPubSub(f"redis://127.0.0.1:{free_port()}/0")
+    await away.start(ignore)
+    try:
+        away.post("t9", {"v": 1})
+        away.post("t9", {"v": 2})
+        for _ in range(200):
+            if caplog.text.count("could not publish a change of table t9") == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert caplog.text.count("could not publish a change of table t9") == 2
+    finally:
+        await away.stop()
+
+
+async def test_the_listener_counts_its_subscriptions() -> None:
+    """A table read under subscription `epoch` has missed nothing while it holds; not once
+    the listener lost Redis and subscribed again (messages sent meanwhile are lost)."""
+    port = free_port()
+
+    async def ignore(_code: str, _change: dict[str, Any] | None) -> None:
+        return None
+
+    listener = RedisPubSub(f"redis://127.0.0.1:{port}/0")
+    await listener.start(ignore)
+    try:
+        assert not listener.heard_all_since(listener.epoch)  # Redis away: nothing is heard
+        with redis_on(port):
+            for _ in range(300):
+                if listener.listening:
+                    break
+                await asyncio.sleep(0.02)
+            first = listener.epoch
+            assert first >= 1 and listener.heard_all_since(first)
+        for _ in range(300):  # Redis stopped: the listener notices
+            if not listener.listening:
+                break
+            await asyncio.sleep(0.02)
+        assert not listener.heard_all_since(first)
+        with redis_on(port):
+            for _ in range(300):
+                if listener.listening:
+                    break
+                await asyncio.sleep(0.02)
+            assert listener.epoch > first
+            assert listener.heard_all_since(listener.epoch)
+            assert not listener.heard_all_since(first)
+    finally:
+        await listener.stop()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
@@ -252,6 +254,21 @@ def test_log_lines_that_would_reveal_a_secret_are_not_sent() -> None:
     assert not reveals("Alice pioche : AHA !", {"AH"})
     assert reveals("carte c17 (1 ↕ 2)", {"c17"})
     assert not reveals("carte c170", {"c17"})
+
+
+@given(
+    st.text(alphabet="ab1 _-♠.", max_size=30),
+    st.sets(st.text(alphabet="ab1_-♠", min_size=1, max_size=4), max_size=5),
+)
+def test_the_secret_check_says_what_its_definition_says(text: str, secrets: set[str]) -> None:
+    """A secret shows as a whole word if alphanumeric, anywhere if not (with the odd
+    tokens given or not)."""
+    from choux.play.tables import WORD, reveals
+
+    words = set(WORD.findall(text))
+    meant = any((s in words) if s.isalnum() else (s in text) for s in secrets)
+    assert reveals(text, secrets) is meant
+    assert reveals(text, secrets, [s for s in secrets if not s.isalnum()]) is meant
 
 
 @pytest.mark.parametrize("game", ["chouine", "chouineurs"])

@@ -33,8 +33,20 @@ class ServiceBase:
         self.background: set[asyncio.Task[None]] = set()
         #: tables with a catch-up running; True: another change arrived meanwhile
         self._dirty: dict[str, bool] = {}
-        #: presence writes of this process go to Redis one at a time, in order
-        self._presence_lock = asyncio.Lock()
+        #: seats whose first socket opened or last one closed here, not yet told to Redis
+        #: (one writer sends them together, in order: `Presence._flush_presence`)
+        self._presence_marks: dict[tuple[str, int], LiveTable] = {}
+        self._presence_writer: asyncio.Task[None] | None = None
+        #: tables whose presence another process changed, to read back together
+        self._presence_due: set[str] = set()
+        self._presence_reader: asyncio.Task[None] | None = None
+        #: tables being read from the store by `get`, and whether a change was heard meanwhile
+        self._loading: dict[str, bool] = {}
+        #: tables the last resync found behind the store, with the stored (version, status)
+        self._behind: dict[str, tuple[int, str]] = {}
+        #: the resync's last full read of presence elsewhere: when, under which subscription
+        self._presence_read_at = float("-inf")
+        self._presence_read_epoch = -1
         #: bot decisions computed by this process (each runs every bot actor of a version)
         self.bot_decisions = 0
         #: bot-only tables think one decision at a time (the scheduler's budget), so that
@@ -74,11 +86,14 @@ class ServiceBase:
     def _publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the other processes, without holding the table's lock while Redis answers."""
         if self.settings.redis_url:
-            self._background(self.pubsub.publish(code, change))
+            self.pubsub.post(code, change)
 
     # ------------------------------------------------------------------ across the parts
 
     async def _catch_up(self, table: LiveTable) -> None:  # sync.Sync
+        raise NotImplementedError
+
+    def _mark_dirty(self, table: LiveTable) -> None:  # sync.Sync
         raise NotImplementedError
 
     async def _take_turn(self, table: LiveTable, version: int, what: str) -> str | None:

@@ -103,16 +103,21 @@ class Chat(Sync):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)
         self.chat_rooms: dict[str, ChatRoom] = {}
+        #: rooms kept before the next sweep of those whose table left memory (doubled after
+        #: each sweep: one pass over the rooms per doubling, not one per room read)
+        self._chat_sweep_at = 64
 
     async def chat_room(self, table: LiveTable) -> ChatRoom:
         """The table's chat, read from the store the first time it is asked for."""
         room = self.chat_rooms.get(table.code)
         if room is not None:
             return room
-        for code in [
-            c for c, r in self.chat_rooms.items() if c not in self.tables and not r.watchers
-        ]:
-            del self.chat_rooms[code]  # its table left memory: read again if it comes back
+        if len(self.chat_rooms) >= self._chat_sweep_at:
+            for code in [
+                c for c, r in self.chat_rooms.items() if c not in self.tables and not r.watchers
+            ]:
+                del self.chat_rooms[code]  # its table left memory: read again if it comes back
+            self._chat_sweep_at = max(64, 2 * len(self.chat_rooms))
         fresh = ChatRoom()
         try:
             fresh.add(await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS)))

@@ -1,7 +1,8 @@
 """Presence: which seats have a page open, and a bot for a person gone too long.
 
-A seat's first socket and last socket are told to the other processes (Redis); a person
-whose last socket closed keeps the seat for `grace_seconds`, then a bot takes it.
+A seat's first socket and last socket are told to the other processes (Redis), those that
+come while a write is on its way together (one script call, one message); a person whose last socket closed keeps
+the seat for `grace_seconds`, then a bot takes it.
 """
 
 from __future__ import annotations
@@ -49,14 +50,28 @@ class Presence(ServiceBase):
 
     def _share_presence(self, table: LiveTable, seat: int) -> None:
         """Several processes: the seat's first socket opened here or its last one closed."""
-        if self.settings.redis_url and not self._closing:
-            self._background(self._write_presence(table, seat))
+        if not self.settings.redis_url or self._closing:
+            return
+        self._presence_marks[(table.code, seat)] = table
+        if self._presence_writer is None or self._presence_writer.done():
+            self._presence_writer = asyncio.get_running_loop().create_task(self._flush_presence())
+            self.background.add(self._presence_writer)
+            self._presence_writer.add_done_callback(self.background.discard)
 
-    async def _write_presence(self, table: LiveTable, seat: int) -> None:
-        async with self._presence_lock:  # in order, and saying what is true when written
-            here = table.connections.get(seat, 0) > 0
-            await self.pubsub.mark_present([(table.code, seat, here)], self.presence_ttl)
-        await self.pubsub.publish_presence(table.code)
+    async def _flush_presence(self) -> None:
+        """The one writer of this process's presence: what changed while the previous
+        write was on its way (or during this loop turn) goes to Redis in one call, saying
+        what is true when written, then one message tells the other processes which tables
+        to read back. A lone change goes at once: the others see a seat come promptly."""
+        while self._presence_marks:
+            await asyncio.sleep(0)
+            marks, self._presence_marks = self._presence_marks, {}
+            found = [
+                (code, seat, table.connections.get(seat, 0) > 0)
+                for (code, seat), table in marks.items()
+            ]
+            await self.pubsub.mark_present(found, self.presence_ttl)
+            await self.pubsub.publish_presence(*dict.fromkeys(code for code, _ in marks))
 
     def _arm_grace(self, table: LiveTable, seat: int) -> None:
         if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:

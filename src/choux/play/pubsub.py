@@ -13,19 +13,25 @@ Besides messages, Redis holds two kinds of short-lived keys:
   the others only wait for the result (see `TableService._take_turn`);
 - presence (`choux:here:<code>`, a sorted set of `<seat>:<process id>` scored by expiry in
   Redis' own clock): which seats have a socket open on which process, refreshed by each
-  process's resync and updated at once when a seat's first socket opens or last one closes.
+  process's resync and updated soon after a seat's first socket opens or last one closes
+  (the changes of a moment go in one script call and one message naming their tables).
+
+The listener counts its subscriptions (`epoch`): a table read from the store under the
+current one, while the listener stays subscribed, has missed no message since, unless a
+publisher failed to send it (the periodic resync covers that).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+
+import orjson
 
 log = logging.getLogger("choux.pubsub")
 
@@ -34,8 +40,8 @@ PRESENCE = "choux:here"
 CLAIM = "choux:claim"
 #: (table code, the action just stored or None): see TableService._on_remote_change
 Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
-#: table code whose presence changed on another process
-PresenceHandler = Callable[[str], Awaitable[None]]
+#: codes of the tables whose presence changed on another process
+PresenceHandler = Callable[[list[str]], Awaitable[None]]
 #: (table code, seat, True: a socket of it is open here / False: none is any more)
 Mark = tuple[str, int, bool]
 #: seconds a claim or a presence call may take before Redis is taken as away
@@ -87,6 +93,8 @@ class PubSub(Protocol):
 
     #: identifies this process in messages and claims
     origin: str
+    #: subscriptions of the listener so far (one more each time it subscribes again)
+    epoch: int
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         """Begin listening: `handler` hears the tables others changed."""
@@ -96,8 +104,15 @@ class PubSub(Protocol):
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Tell the others that table `code` changed (`change`: the action, if one)."""
 
-    async def publish_presence(self, code: str) -> None:
-        """Tell the others that who sits at table `code` with a socket open changed."""
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """`publish` without waiting for the answer (failures are logged)."""
+
+    async def publish_presence(self, *codes: str) -> None:
+        """Tell the others that who sits at tables `codes` with a socket open changed."""
+
+    def heard_all_since(self, epoch: int) -> bool:
+        """Has every message been heard since subscription `epoch` began (the listener
+        subscribed then and has stayed so)?"""
 
     async def mark_present(self, marks: list[Mark], ttl: float) -> None:
         """Record (code, seat, present) for this process's open sockets."""
@@ -125,14 +140,22 @@ class LocalPubSub:
     """One process: nothing to tell anyone, nobody to share a move with."""
 
     origin = "local"
+    epoch = 0
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
         return None
 
-    async def publish_presence(self, code: str) -> None:
+    async def publish_presence(self, *codes: str) -> None:
         return None
 
+    def heard_all_since(self, epoch: int) -> bool:
+        """One process: nobody else writes, there is nothing to hear."""
+        return True
+
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
+        return None
+
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
         return None
 
     async def stop(self) -> None:
@@ -163,6 +186,10 @@ class RedisPubSub:
     def __init__(self, url: str) -> None:
         self.url = url
         self.origin = uuid.uuid4().hex
+        #: one more each time the listener's subscription is confirmed; `listening` while
+        #: it holds (messages published meanwhile are all heard)
+        self.epoch = 0
+        self.listening = False
         self.task: asyncio.Task[None] | None = None
         self.client: Any = None
         self.scripts: dict[str, Any] = {}
@@ -174,7 +201,8 @@ class RedisPubSub:
         self.claims_lost = 0
         #: messages waiting for the sender: all those of one loop turn go in one pipeline
         #: (one round trip, one connection) instead of a connection and a round trip each
-        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        #: (text, the publisher's future, or the table's code when nobody waits for it)
+        self._outbox: list[tuple[bytes, asyncio.Future[None] | str]] = []
         self._sender: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler, on_presence: PresenceHandler | None = None) -> None:
@@ -195,23 +223,21 @@ class RedisPubSub:
                 if pubsub is None:
                     pubsub = self.client.pubsub()
                     await pubsub.subscribe(CHANNEL)
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                message = await pubsub.get_message(timeout=1.0)
                 if message is None:
                     continue
-                data = json.loads(message["data"])
-                if data.get("origin") != self.origin and isinstance(data.get("code"), str):
-                    change = data.get("change")
-                    try:
-                        if data.get("presence"):
-                            if self.on_presence is not None:
-                                await self.on_presence(data["code"])
-                            continue
-                        await handler(data["code"], change if isinstance(change, dict) else None)
-                    except Exception:  # a bug in handling one message is not Redis failing
-                        log.exception("pub/sub handler, table %s", data["code"])
+                if message.get("type") == "subscribe":  # Redis confirms: all is heard from now
+                    self.epoch += 1
+                    self.listening = True
+                    continue
+                if message.get("type") != "message":
+                    continue
+                await self._heard(orjson.loads(message["data"]), handler)
             except asyncio.CancelledError:
+                self.listening = False
                 raise
             except Exception as error:  # Redis away for a moment: the store stays the truth
+                self.listening = False
                 log.warning("pub/sub listener: %s (retrying)", error)
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
@@ -219,37 +245,71 @@ class RedisPubSub:
                     pubsub = None
                 await asyncio.sleep(1.0)
 
+    async def _heard(self, data: dict[str, Any], handler: Handler) -> None:
+        """One message from another process: a table's change, or presence at tables."""
+        if data.get("origin") == self.origin:
+            return
+        code = data.get("code")
+        try:
+            if data.get("presence"):
+                codes = data.get("codes", [code])
+                codes = [c for c in codes if isinstance(c, str)] if isinstance(codes, list) else []
+                if codes and self.on_presence is not None:
+                    await self.on_presence(codes)
+            elif isinstance(code, str):
+                change = data.get("change")
+                await handler(code, change if isinstance(change, dict) else None)
+        except Exception:  # a bug in handling one message is not Redis failing
+            log.exception("pub/sub handler, table %s", code)
+
+    def heard_all_since(self, epoch: int) -> bool:
+        return self.listening and self.epoch == epoch
+
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """`change`: the action just committed, so that the others need not read it back."""
         if self.client is None:
             return
-        message: dict[str, Any] = {"origin": self.origin, "code": code}
-        if change is not None:
-            message["change"] = change
         try:
-            await self._send(json.dumps(message, separators=(",", ":")))
+            await self._send(self._change_text(code, change))
         except Exception as error:
             log.warning("could not publish a change of table %s: %s", code, error)
 
-    async def publish_presence(self, code: str) -> None:
-        """Tell the others that the sockets of table `code` changed here (they read them)."""
+    def post(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """`publish` without waiting for Redis (the write path's way: no task per version);
+        a message Redis did not take is logged by the sender, as `publish` does."""
         if self.client is None:
             return
-        message = {"origin": self.origin, "code": code, "presence": True}
-        try:
-            await self._send(json.dumps(message, separators=(",", ":")))
-        except Exception as error:
-            log.warning("could not publish the presence of table %s: %s", code, error)
+        self._queue(self._change_text(code, change), code)
 
-    async def _send(self, text: str) -> None:
+    def _change_text(self, code: str, change: dict[str, Any] | None) -> bytes:
+        message: dict[str, Any] = {"origin": self.origin, "code": code}
+        if change is not None:
+            message["change"] = change
+        return orjson.dumps(message)
+
+    async def publish_presence(self, *codes: str) -> None:
+        """Tell the others that the sockets of tables `codes` changed here (they read them
+        back from Redis): one message for all of them."""
+        if self.client is None or not codes:
+            return
+        message = {"origin": self.origin, "codes": list(codes), "presence": True}
+        try:
+            await self._send(orjson.dumps(message))
+        except Exception as error:
+            log.warning("could not publish the presence of %s tables: %s", len(codes), error)
+
+    async def _send(self, text: bytes) -> None:
         """Publish `text` on the channel; returns once Redis took it (raises if it did not).
         Messages go out in the order they were given, those queued together in one
         pipeline."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._outbox.append((text, future))
+        self._queue(text, future)
+        await future
+
+    def _queue(self, text: bytes, waiter: asyncio.Future[None] | str) -> None:
+        self._outbox.append((text, waiter))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.get_running_loop().create_task(self._send_queued())
-        await future
 
     async def _send_queued(self) -> None:
         while self._outbox:
@@ -262,13 +322,16 @@ class RedisPubSub:
                 await pipe.execute()
             except BaseException as failed:  # cancelled too: no caller waits forever
                 error = failed
-            for _, future in batch:
-                if future.done():
+            for _, waiter in batch:
+                if isinstance(waiter, str):  # posted: nobody waits, say it here
+                    if error is not None:
+                        log.warning("could not publish a change of table %s: %s", waiter, error)
+                elif waiter.done():
                     continue
-                if error is None:
-                    future.set_result(None)
+                elif error is None:
+                    waiter.set_result(None)
                 else:
-                    future.set_exception(
+                    waiter.set_exception(
                         error if isinstance(error, Exception) else ConnectionError("stopped")
                     )
             if error is not None and not isinstance(error, Exception):
@@ -360,14 +423,15 @@ class RedisPubSub:
             self._sender.cancel()
             with contextlib.suppress(BaseException):
                 await self._sender
-        for _, future in self._outbox:  # not sent: their callers hear so
-            if not future.done():
-                future.set_exception(ConnectionError("stopped"))
+        for _, waiter in self._outbox:  # not sent: their callers hear so
+            if not isinstance(waiter, str) and not waiter.done():
+                waiter.set_exception(ConnectionError("stopped"))
         self._outbox = []
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
+        self.listening = False
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.aclose()

@@ -114,6 +114,7 @@ class Seating(ServiceBase):
             if row.kind == "bot" and row.player is not None and not row.excluded:
                 await self.store.update_seat(table.row.id, replace(row, excluded=True))
                 row.excluded = True
+                self._publish(table.code)  # the others read the seat again
 
     async def unseat(self, table: LiveTable, host_seat: int, seat: int) -> None:
         """The host frees a seat someone took by mistake, before the game starts."""

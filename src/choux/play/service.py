@@ -148,11 +148,22 @@ class TableService(
         if table is not None:
             if code in self.restored and table.status == "live":  # listed asleep since start
                 self._resume(table)
-            if self.settings.redis_url and table.status != "over":
+            if (
+                self.settings.redis_url
+                and table.status != "over"
+                and not self.pubsub.heard_all_since(table.synced_epoch)
+            ):
                 async with table.lock:  # another process may have moved on, messages lost
                     await self._catch_up(table)
             return table
-        row = await self.store.load_table(code)
+        epoch = self.pubsub.epoch  # before the read: what is published after it is heard
+        self._loading.setdefault(code, False)
+        try:
+            row = await self.store.load_table(code)
+        finally:
+            # a change heard during the read may be missing from it (True; also when a
+            # request loading the same table at once took the flag first)
+            heard = self._loading.pop(code, True)
         if row is None:
             raise TableError("Cette table n'existe pas.", "not_found")
         try:
@@ -162,6 +173,7 @@ class TableService(
         other = self.tables.get(code)
         if other is not None:  # loaded meanwhile by another request
             return other
+        table.synced_epoch = epoch
         self.tables[code] = table
         if row.status == "over":
             table.record_id = await self.store.record_id_for_table(row.id)
@@ -171,6 +183,8 @@ class TableService(
         else:
             self._arm_expiry(table)
         if self.settings.redis_url and table.status != "over":
+            if heard:
+                self._mark_dirty(table)
             self._background(self._refresh_presence([table]))
         return table
 
@@ -270,8 +284,10 @@ class TableService(
             private=private,
             secret=secrets.token_urlsafe(12) if private else None,
         )
+        epoch = self.pubsub.epoch
         await self.store.create_table(row)
         table = LiveTable(row=row, game=game, state=game.create(players, row.seed, full))
+        table.synced_epoch = epoch  # nobody else knew it before: nothing to have missed
         table.client = client
         self._make_bots(table)
         self.tables[row.code] = table

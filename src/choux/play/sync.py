@@ -1,15 +1,19 @@
 """Several processes serving the same tables (Redis): catch-up and claims.
 
 A process applies the changes other processes made from their messages when it can, and
-reloads from the store otherwise (a gap, a lost message); a periodic resync compares the
-held tables' versions with the store. Each version's bot move and clock action is played
-by one process only, the one that takes the Redis claim (`_take_turn`).
+reloads from the store otherwise (a gap, a lost message); a periodic resync asks the store
+which held tables it has a newer version of (the answer names only those; a table still
+behind at the next resync is caught up, the others had their message on its way). Presence at
+other processes is read back when they say it changed, and all of it once per presence
+lifetime (what a process that died left expires). Each version's bot move and clock action
+is played by one process only, the one that takes the Redis claim (`_take_turn`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from choux.play.base import ServiceBase
@@ -30,8 +34,15 @@ class Sync(ServiceBase):
         meanwhile fold into one more pass."""
         table = self.tables.get(code)
         if table is None:
+            if code in self._loading:  # `get` is reading it: the read may miss this change
+                self._loading[code] = True
             return
         if change is not None and code not in self._dirty and table.status == "live":
+            if not table.lock.locked() and change.get("v") == table.version + 1:
+                if self._absorb_now(table, change):  # nobody else is at it: no task
+                    if table.status == "over" and table.record_id is None:
+                        self._background(self._read_record_id(table))
+                    return
             self._background(self._absorb_or_catch_up(table, change))
             return
         self._mark_dirty(table)
@@ -66,9 +77,11 @@ class Sync(ServiceBase):
 
     async def _catch_up(self, table: LiveTable) -> None:
         """Under the lock: seats, status and the actions this copy has not seen yet."""
+        epoch = self.pubsub.epoch  # before the read: what is published after it is heard
         row = await self.store.load_table(table.code, since=table.version)
         if row is None:
             return
+        table.synced_epoch = epoch
         before = (table.version, table.row.status)
         changed = row.actions or (row.status, row.seats) != (table.row.status, table.row.seats)
         table.row.seats = row.seats
@@ -107,6 +120,8 @@ class Sync(ServiceBase):
                 log.warning("resync failed: %s", error)
 
     async def resync(self) -> None:
+        """Say which seats have a socket open here (they expire unless said again), read
+        the others' when due, and catch up the tables the store holds newer versions of."""
         present: list[Mark] = [
             (t.code, seat, True)
             for t in list(self.tables.values())
@@ -117,17 +132,45 @@ class Sync(ServiceBase):
         held = {c: t for c, t in self.tables.items() if t.status != "over"}
         if not held:
             return
-        await self._refresh_presence(list(held.values()))
-        stored = await self.store.versions(list(held))
-        for code, (version, status) in stored.items():
-            table = held[code]
-            if version != table.version or status != table.status:
-                async with table.lock:
-                    await self._catch_up(table)
+        now = time.monotonic()
+        if now - self._presence_read_at >= self.presence_ttl or not self.pubsub.heard_all_since(
+            self._presence_read_epoch
+        ):  # changes are told at once: a full read only for expiries and lost messages
+            self._presence_read_at, self._presence_read_epoch = now, self.pubsub.epoch
+            await self._refresh_presence(list(held.values()))
+        # a table found behind is caught up only if it still is at the next resync: most
+        # are behind by a message on its way (the store answers before Redis delivers it);
+        # a lost one is made up one interval later
+        suspects, self._behind = self._behind, {}
+        for code, stored in suspects.items():
+            table = held.get(code)
+            if table is not None and (table.version, table.status) != stored:
+                if table.version <= stored[0]:
+                    async with table.lock:
+                        await self._catch_up(table)
+        known = {code: (t.version, t.status) for code, t in held.items()}
+        self._behind = await self.store.newer(known)
 
     async def _absorb(self, table: LiveTable, change: dict[str, Any]) -> bool:
         """Under the lock: apply the next action as another process stored it (False: the
         message is not usable, reload from the store instead)."""
+        if not self._absorb_now(table, change):
+            return False
+        if table.status == "over" and table.record_id is None:  # not told: read it
+            await self._read_record_id(table)
+        return True
+
+    async def _read_record_id(self, table: LiveTable) -> None:
+        """The record of a game another process ended, when its message did not say it."""
+        table.record_id = await self.store.record_id_for_table(table.row.id)
+        table.meta += 1
+        table.wake_all()
+
+    def _absorb_now(self, table: LiveTable, change: dict[str, Any]) -> bool:
+        """Apply the next action from its message, with no await between the check of the
+        version and the swap (so without the lock when nobody holds it). The message
+        carries what the store would say: the action, its seat and client id, and the
+        game's record id when it ended; the record id missing is read by the caller."""
         try:
             seat, data, client_id = change["seat"], change["action"], change.get("client_id")
             action = table.game.action_from_json(data)
@@ -138,21 +181,32 @@ class Sync(ServiceBase):
         seq = table.version + 1
         table.state = new
         table.version = seq
-        table.actions.append((seat, action.to_json()))
+        table.actions.append((seat, data))  # as the writer stored it: `to_json` of the action
         table.log.extend((seq, e) for e in events)
         if isinstance(client_id, str):
             table.client_ids[(seat, client_id)] = seq
         if new.is_over():
             table.row.status = "over"
-            table.record_id = await self.store.record_id_for_table(table.row.id)
+            record_id = change.get("record_id")
+            table.record_id = record_id if isinstance(record_id, int) else None
         self._after_change(table)
         return True
 
-    async def _on_remote_presence(self, code: str) -> None:
-        """Another process opened a seat's first socket or closed its last one."""
-        table = self.tables.get(code)
-        if table is not None and table.status != "over":
-            self._background(self._refresh_presence([table]))
+    async def _on_remote_presence(self, codes: list[str]) -> None:
+        """Other processes opened seats' first sockets or closed their last ones: the
+        tables told of during one loop turn are read back from Redis together."""
+        self._presence_due.update(c for c in codes if c in self.tables)
+        if self._presence_due and (self._presence_reader is None or self._presence_reader.done()):
+            self._presence_reader = asyncio.get_running_loop().create_task(self._read_presence())
+            self.background.add(self._presence_reader)
+            self._presence_reader.add_done_callback(self.background.discard)
+
+    async def _read_presence(self) -> None:
+        while self._presence_due:
+            await asyncio.sleep(0)  # the messages already received join this read
+            due, self._presence_due = self._presence_due, set()
+            tables = [self.tables[c] for c in due if c in self.tables]
+            await self._refresh_presence([t for t in tables if t.status != "over"])
 
     async def _refresh_presence(self, tables: list[LiveTable]) -> None:
         """Read which seats of `tables` have a socket open on other processes (shown as

@@ -26,10 +26,15 @@ STATUS_LABELS = {"open": "en attente de joueurs", "live": "en cours", "over": "t
 WORD = re.compile(r"\w+")
 
 
-def reveals(text: str, secrets: set[str]) -> bool:
-    """Does `text` hold one of `secrets` as a whole word (or, for odd tokens, anywhere)?"""
-    words = set(WORD.findall(text))
-    return any((s in words) if s.isalnum() else (s in text) for s in secrets)
+def reveals(text: str, secrets: set[str], odd: list[str] | None = None) -> bool:
+    """Does `text` hold one of `secrets` as a whole word (or, for odd tokens, anywhere)?
+    `odd`: the secrets that are not alphanumeric, when the caller already knows them (one
+    message checks many lines against the same secrets)."""
+    if not set(WORD.findall(text)).isdisjoint(secrets):
+        return True  # a secret among the words is in the text, odd or not
+    if odd is None:
+        odd = [s for s in secrets if not s.isalnum()]
+    return any(s in text for s in odd)
 
 
 def dumps(message: object) -> str:
@@ -75,6 +80,9 @@ class LiveTable:
     quiet_until: float = 0.0
     #: who created it (an address), for the limit on bot-only tables per client
     client: str | None = None
+    #: several processes: the listener's subscription under which this copy was last read
+    #: from the store (or made here); while it holds, no change made elsewhere was missed
+    synced_epoch: int = -1
     #: serialized messages of the current moment (version, meta, log length...), by what
     #: decides their content: every socket of a seat, and every spectator, share one. Only
     #: the text is kept: a view's dicts die as soon as it is serialized, young, instead of
@@ -149,12 +157,20 @@ class LiveTable:
             for s in self.seats
         ]
 
-    def log_text(self, entry: Event | str, seat: int | None, secrets: set[str]) -> str | None:
-        """The event rendered with names, or None if it would reveal a secret to `seat`."""
+    def log_text(
+        self,
+        entry: Event | str,
+        seat: int | None,
+        secrets: set[str],
+        names: list[str] | None = None,
+        odd: list[str] | None = None,
+    ) -> str | None:
+        """The event rendered with names, or None if it would reveal a secret to `seat`
+        (`names`, `odd`: the table's names and the secrets' odd tokens, if already known)."""
         if isinstance(entry, str):
             return entry
-        text = entry.render(self.names())
-        if secrets and reveals(text, secrets):
+        text = entry.render(self.names() if names is None else names)
+        if secrets and reveals(text, secrets, odd):
             return None
         return text
 
@@ -196,8 +212,10 @@ class LiveTable:
             start, full = 0, True
         secrets = self.state.secrets(seat) if start < len(self.log) else set()
         lines = []
+        names = self.names()
+        odd = [s for s in secrets if not s.isalnum()]
         for version, entry in self.log[start:]:
-            text = self.log_text(entry, seat, secrets)
+            text = self.log_text(entry, seat, secrets, names, odd)
             if text is not None:
                 lines.append({"v": version, "text": text})
         outcome = self.state.outcome() if self.state.is_over() else None

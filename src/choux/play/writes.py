@@ -70,6 +70,8 @@ class WritePath(ServiceBase):
             raise TableError(NOT_STORED, "unavailable") from error
         _, data = table.actions[-1]  # the action just stored (an early return publishes nothing)
         change = {"v": table.version, "seat": seat, "action": data, "client_id": client_id}
+        if table.status == "over":  # the others need not read the record's id back
+            change["record_id"] = table.record_id
         self._publish(table.code, change)
 
     async def _apply_once(

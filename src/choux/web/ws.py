@@ -167,7 +167,10 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
     client = client_key(websocket)
     while True:
         try:
-            text = await asyncio.wait_for(websocket.receive_text(), timeout)
+            # a timeout scope, not `wait_for`: no task wrapped around each receive (every
+            # socket's waiting objects are young, and the GC's young passes walk them all)
+            async with asyncio.timeout(timeout):
+                text = await websocket.receive_text()
         except TimeoutError:
             await websocket.close(code=4408, reason="plus de nouvelles")
             return
