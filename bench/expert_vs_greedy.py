@@ -33,6 +33,7 @@ from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
+from choux.games.chouine import search as chouine_search
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.bots import maitre_bot as chouine_maitre
 from choux.games.chouine.search import ChouineSearch
@@ -274,7 +275,19 @@ def main() -> None:
         help="Chouine: candidate worlds per sampled world of the measured level (1: none)",
     )
     parser.add_argument("--log", default=None, help="Chouine: a file for one line per pair")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="Chouine: a parameter of search.py for this run (rollout weights, margin), "
+        "for every search bot of the run (its processes inherit it)",
+    )
     args = parser.parse_args()
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        current = getattr(chouine_search, name)  # an unknown name fails here
+        setattr(chouine_search, name, type(current)(value))
     if args.game in ("chouine", "both"):
         chouine(
             args.deals,
