@@ -33,6 +33,7 @@ from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
+from choux.games.chouine import search as chouine_search
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.bots import maitre_bot as chouine_maitre
 from choux.games.chouine.search import ChouineSearch
@@ -78,13 +79,21 @@ def report_times(times: list[float]) -> None:
     )
 
 
-def chouine_level(level: str, seed: int, simulations: int | None) -> Bot:
-    """A Chouine bot of `level`; the search levels with `simulations` and no clock if given."""
+def chouine_level(
+    level: str, seed: int, simulations: int | None, inference: int | None = None
+) -> Bot:
+    """A Chouine bot of `level`; the search levels with `simulations` and no clock if given,
+    and `inference` candidate worlds per sampled world if given (1: no inference)."""
     game = games.get("chouine")
+    bot: Bot
     if simulations is not None and level in ("expert", "maitre"):
         factory = chouine_maitre if level == "maitre" else chouine_expert
-        return factory(random.Random(seed), simulations, None)
-    return game.make_bot(level, random.Random(seed))
+        bot = factory(random.Random(seed), simulations, None)
+    else:
+        bot = game.make_bot(level, random.Random(seed))
+    if inference is not None and isinstance(bot, ChouineSearch):
+        bot.inference = inference
+    return bot
 
 
 def play_pair(
@@ -94,11 +103,12 @@ def play_pair(
     level: str,
     against: str,
     against_simulations: int | None,
+    inference: int | None = None,
 ) -> tuple[float, int, int, list[float], list[float]]:
     """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
     wall and CPU times of its searched decisions)."""
     game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations))
+    timer = Timed(chouine_level(level, seed, simulations, inference))
     won = 0.0
     ties = margin = 0
     for strong_seat in (0, 1):
@@ -107,7 +117,7 @@ def play_pair(
         bots: list[Bot] = [
             chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
         ]
-        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations)
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, inference)
         bots[strong_seat] = timer
         winner, totals = play_one_deal(state, bots)
         margin += totals[strong_seat] - totals[1 - strong_seat]
@@ -120,7 +130,7 @@ def play_pair(
 
 
 def _pair_task(
-    args: tuple[int, int, int | None, str, str, int | None],
+    args: tuple[int, int, int | None, str, str, int | None, int | None],
 ) -> tuple[float, int, int, list[float], list[float]]:
     return play_pair(*args)
 
@@ -134,11 +144,14 @@ def chouine(
     against_simulations: int | None = None,
     jobs: int = 1,
     first: int = 0,
+    inference: int | None = None,
+    log: str | None = None,
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped.
     With `jobs` > 1 the pairs are shared among that many processes (same results: each
     pair's bots are seeded from the pair alone); `first` skips the pairs before it, so a
-    stopped run can be extended and the two summed."""
+    stopped run can be extended and the two summed. `log`: a file that gets one line per
+    pair (number, deals won, point margin), to compare two runs pair by pair."""
     won = 0.0
     ties = margin = 0
     times: list[float] = []
@@ -147,13 +160,16 @@ def chouine(
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     tasks = [
-        (deal, seed, simulations, level, against, against_simulations)
+        (deal, seed, simulations, level, against, against_simulations, inference)
         for deal in range(first, first + deals)
     ]
+    log_file = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(_pair_task, tasks) if pool is not None else map(_pair_task, tasks)
     try:
         for done, (w, t, m, wall, cpu) in enumerate(results, 1):
+            if log_file is not None:
+                print(first + done - 1, w, m, file=log_file, flush=True)
             won += w
             ties += t
             margin += m
@@ -173,6 +189,8 @@ def chouine(
                     flush=True,
                 )
     finally:
+        if log_file is not None:
+            log_file.close()
         if pool is not None:
             pool.close()
             pool.join()
@@ -250,7 +268,26 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, default=0, help="Chouine: number of the first pair (to extend a run)"
     )
+    parser.add_argument(
+        "--inference",
+        type=int,
+        default=None,
+        help="Chouine: candidate worlds per sampled world of the measured level (1: none)",
+    )
+    parser.add_argument("--log", default=None, help="Chouine: a file for one line per pair")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="Chouine: a parameter of search.py for this run (rollout weights, margin), "
+        "for every search bot of the run (its processes inherit it)",
+    )
     args = parser.parse_args()
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        current = getattr(chouine_search, name)  # an unknown name fails here
+        setattr(chouine_search, name, type(current)(value))
     if args.game in ("chouine", "both"):
         chouine(
             args.deals,
@@ -261,6 +298,8 @@ def main() -> None:
             args.against_simulations,
             args.jobs,
             args.first,
+            args.inference,
+            args.log,
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)

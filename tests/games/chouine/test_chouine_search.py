@@ -10,8 +10,14 @@ from choux.engine.base import Bot
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import ACTIONS, Play
 from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
-from choux.games.chouine.cards import parse
-from choux.games.chouine.search import ChouineSearch, rollout_move
+from choux.games.chouine.cards import parse, parse_all
+from choux.games.chouine.rules import hand_mask
+from choux.games.chouine.search import (
+    ChouineSearch,
+    play_likelihood,
+    rollout_move,
+    world_likelihood,
+)
 from choux.games.chouine.testing import arrange
 
 
@@ -34,10 +40,17 @@ def twin(state: ChouineState, seat: int) -> ChouineState:
     return other
 
 
+def inferring_expert() -> Bot:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.inference = 8
+    return bot
+
+
 LEVELS = {
     "greedy": lambda: GreedyBot(random.Random(3)),
     "expert": lambda: expert_bot(random.Random(3), 60, None),
     "maitre": lambda: maitre_bot(random.Random(3), 90, None),
+    "expert-inference": inferring_expert,
 }
 
 
@@ -124,3 +137,38 @@ def test_maitre_searches_under_a_clock_of_at_most_a_second() -> None:
     move = clocked.choose(state, seat)
     assert move is not None and move.action in state.legal_actions(seat)
     assert 0 < clocked.last_simulations < 10**9
+
+
+def test_the_opponent_model_expects_the_cheapest_lead() -> None:
+    hand = parse_all("7S AH TC KD 9D")
+    mask = hand_mask(hand)
+    trump = parse("AC") >> 3
+    odds = {c: play_likelihood(mask, c, -1, trump, 0) for c in hand}
+    assert abs(sum(odds.values()) - 1) < 1e-9
+    # clubs are trumps: the ten of clubs is the last card it would lead
+    assert odds[parse("7S")] == odds[parse("9D")] > odds[parse("KD")] > odds[parse("AH")]
+    assert odds[parse("AH")] > odds[parse("TC")]
+
+
+def test_the_opponent_model_expects_a_brisque_taken_with_a_small_trump() -> None:
+    hand = parse_all("7C 8S 9S JD QD")  # clubs are trumps
+    mask = hand_mask(hand)
+    trump = parse("AC") >> 3
+    taken = play_likelihood(mask, parse("7C"), parse("TH"), trump, 0)
+    assert taken > 0.5 > play_likelihood(mask, parse("8S"), parse("TH"), trump, 0)
+
+
+def test_worlds_that_explain_the_opponents_last_card_weigh_more() -> None:
+    """The opponent let a queen go with a small card: a hand holding the ten of the suit
+    (which would have taken it) explains that only if the ten was drawn after."""
+    state = arrange(2, hands=["QS 8S 9S JS KH", "7C 9C JC 7H 8C"], turned_up="9D")
+    state.apply(0, Play("QS"))
+    state.apply(1, Play("8C"))
+    assert state.turn == 0 and not state.trick and state.talon
+    worlds = {}
+    for name, hand in (("small", "7C 9C JC 7H 8H"), ("ten", "TS 7C 9C JC 7H")):
+        world = state.clone()
+        world.hands[1] = sorted(parse_all(hand))
+        world.masks[1] = hand_mask(world.hands[1])
+        worlds[name] = world_likelihood(state, world, 0)
+    assert worlds["small"] > 2 * worlds["ten"] > 0

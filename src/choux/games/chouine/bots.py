@@ -125,6 +125,9 @@ def _master(c: int, unseen: set[int]) -> bool:
 #: rollouts per decision and wall-clock cap (seconds) of the search levels
 EXPERT_SIMULATIONS, EXPERT_SECONDS = 300, 0.3
 MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
+#: candidate worlds per sampled world, weighted by the opponent model (1: no inference;
+#: 8 measured no better at 300 rollouts, see docs/perf.md)
+EXPERT_INFERENCE = MAITRE_INFERENCE = 1
 
 
 def expert_bot(
@@ -133,7 +136,9 @@ def expert_bot(
     seconds: float | None = EXPERT_SECONDS,
 ) -> ChouineSearch:
     """The "expert" level: determinized search finished by the exact solver."""
-    return ChouineSearch(rng, simulations=simulations, seconds=seconds)
+    bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
+    bot.inference = EXPERT_INFERENCE
+    return bot
 
 
 def maitre_bot(
@@ -142,4 +147,6 @@ def maitre_bot(
     seconds: float | None = MAITRE_SECONDS,
 ) -> ChouineSearch:
     """The « maître » level: the same search with ten times the budget (under 1 s a move)."""
-    return ChouineSearch(rng, simulations=simulations, seconds=seconds)
+    bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
+    bot.inference = MAITRE_INFERENCE
+    return bot

@@ -11,10 +11,15 @@ players, the solver alone decides.
 The rollout policy (`rollout_move`) keeps trumps, brisques and half-made combinations,
 declares what it holds (a Chouine first), takes the seven exchange, and wins the tricks
 worth winning with its cheapest winning card.
+
+Optional inference (`ChouineSearch.inference`, off by default): each world is drawn among
+several candidates in proportion to how well it explains the opponent's last plays under a
+model of a reasonable player (`world_likelihood`); measured no better so far.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from choux.ai.pimc import SearchBot
@@ -139,6 +144,99 @@ def partie_margin(state: ChouineState, seat: Seat) -> float:
     return win + MARGIN_WEIGHT * margin
 
 
+# --------------------------------------------------------------------------- inference
+#: how sharply the opponent model prefers its best card (points of its scores); the
+#: number of candidate worlds each sampled world is chosen from (sampling-importance-
+#: resampling: 1 = no inference, the default: 8 measured no better, see docs/perf.md)
+MODEL_TEMPERATURE = 3.0
+INFERENCE_CANDIDATES = 1
+
+
+def model_keep(c: int, mask: int, trump: int, declared: int) -> float:
+    """What the opponent model (a careful beginner, like the greedy bot) keeps a card for."""
+    value = 0.0
+    rank = c & 7
+    if c >> 3 == trump:
+        value += 8 + 2 * rank
+    if (rank in (KING, QUEEN)) and not declared >> (c >> 3) & 1 and mask >> (c ^ 1) & 1:
+        value += 15
+    return value
+
+
+def model_score(c: int, mask: int, led: int, trump: int, declared: int) -> float:
+    """The opponent model's preference for playing `c` from `mask` in phase 1, leading
+    (`led` < 0) or answering `led` (two players): the greedy bot's one-trick evaluation."""
+    keep = model_keep(c, mask, trump, declared)
+    if led < 0:
+        return -POINTS[c] - keep
+    value = POINTS[led] + POINTS[c]
+    if (c >> 3 == led >> 3 and c > led) or (c >> 3 == trump and led >> 3 != trump):
+        if value < 10 and c >> 3 == trump:
+            return -keep
+        return value - keep * 0.5
+    return -value - keep
+
+
+def play_likelihood(mask: int, c: int, led: int, trump: int, declared: int) -> float:
+    """How likely the model plays `c` out of the hand `mask` (softmax of its scores)."""
+    target = model_score(c, mask, led, trump, declared)
+    total = 0.0
+    rest = mask
+    while rest:
+        low = rest & -rest
+        x = low.bit_length() - 1
+        rest ^= low
+        total += math.exp((model_score(x, mask, led, trump, declared) - target) / MODEL_TEMPERATURE)
+    return 1.0 / total if total > 0 else 0.0
+
+
+def _declared_with(state: ChouineState, seat: Seat, c: int) -> bool:
+    """Did `seat` declare a combination with `c` (its play then said nothing of its hand)?"""
+    return any(d[0] == seat and c in d[3] for d in state.declarations)
+
+
+def world_likelihood(root: ChouineState, world: ChouineState, seat: Seat) -> float:
+    """How likely the opponent's last plays are if its hand is the world's (two players,
+    phase 1): the card it led to the current trick (its hand then: today's plus that
+    card), and its card of the last trick (its hand then: today's plus that card, minus the
+    card it drew since, averaged over which one it was)."""
+    other = 1 - seat
+    trump = root.trump
+    declared = root.declared_suits[other]
+    mask = world.masks[other]
+    weight = 1.0
+    trick = root.trick
+    if trick and root.trick_seats[0] == other:
+        led = trick[0]
+        mask |= 1 << led
+        if not _declared_with(root, other, led):
+            weight = play_likelihood(mask, led, -1, trump, declared)
+    last = root.last_trick
+    if last is None:
+        return weight
+    seats, cards, _ = last
+    at = 0 if seats[0] == other else 1
+    c = cards[at]
+    if _declared_with(root, other, c):
+        return weight
+    opening = -1 if at == 0 else cards[0]
+    shown = 0
+    for x in root.shown[other]:
+        shown |= 1 << x
+    drawn = mask & ~shown  # the card drawn since the last trick is one of these
+    total = 0.0
+    count = 0
+    rest = drawn
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        total += play_likelihood((mask ^ low) | (1 << c), c, opening, trump, declared)
+        count += 1
+    if count:
+        weight *= total / count
+    return weight
+
+
 class ChouineSearch(SearchBot):
     """PIMC for Chouine: worlds from the game's determinization, fast integer rollouts,
     the exact solver at the end of the talon and for every decision after it."""
@@ -151,6 +249,8 @@ class ChouineSearch(SearchBot):
         #: what it drew before the option existed)
         self.common_random = False
         self._world_seed = 0
+        #: candidate worlds per sampled world, weighted by the opponent model (1: none)
+        self.inference = INFERENCE_CANDIDATES
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -165,7 +265,28 @@ class ChouineSearch(SearchBot):
         if self.common_random:
             # every candidate of this world is rolled out with the same random stream
             self._world_seed = self.rng.getrandbits(64)
+        if (
+            self.inference > 1
+            and isinstance(state, ChouineState)
+            and state.n == 2
+            and state.talon
+            and (state.trick or state.last_trick is not None)
+        ):
+            return self._inferred_world(state, seat)
         return state.determinize(seat, self.rng)
+
+    def _inferred_world(self, state: ChouineState, seat: Seat) -> ChouineState:
+        """One world among `inference` candidates, drawn in proportion to how well each
+        explains the opponent's last plays (sampling-importance-resampling)."""
+        rng = self.rng
+        worlds = [state.determinize(seat, rng) for _ in range(self.inference)]
+        weights = [world_likelihood(state, w, seat) for w in worlds]
+        pick = rng.random() * sum(weights)
+        for world, weight in zip(worlds, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return world
+        return worlds[-1]
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
