@@ -5,6 +5,7 @@ store only for the tables it has newer versions of, a game's end carries its rec
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,25 @@ from webhelpers import client, create_table, join, other, postgres_or_skip, wait
 from choux.play.pubsub import presence_key
 
 ADD = {"type": "add", "n": 1}
+
+
+@contextlib.contextmanager
+def listening_process(sqlite_url: str) -> Iterator[Any]:
+    """One server process with its own Redis, its listener subscribed, its periodic resync
+    out of the way (60 s): what a test does next is all that moves."""
+    with (
+        redis_on(free_port()) as redis_url,
+        client(sqlite_url, redis_url=redis_url, resync_seconds=60) as c,
+    ):
+        wait_for(lambda: c.app.state.service.pubsub.listening)
+        yield c
+
+
+def two_people_table(c: Any, course: str) -> str:
+    """A live table of Alice (this client) and Bob (another visitor); its code."""
+    code = create_table(c, course, ["human", "human"], "Alice")
+    join(other(c), code, "Bob")
+    return code
 
 
 def counting_reads(service: Any) -> list[str]:
@@ -36,14 +56,9 @@ def test_a_table_in_sync_is_not_read_again_when_a_socket_opens(
     """While the listener stays subscribed, the copy made here has missed nothing: `get`
     (every socket opening) does not read the store. Once the listener subscribed again
     (messages may have been lost meanwhile), the next `get` catches up."""
-    with (
-        redis_on(free_port()) as redis_url,
-        client(sqlite_url, redis_url=redis_url, resync_seconds=60) as c,
-    ):
+    with listening_process(sqlite_url) as c:
         service = c.app.state.service
-        wait_for(lambda: service.pubsub.listening)
-        code = create_table(c, course, ["human", "human"], "Alice")
-        join(other(c), code, "Bob")
+        code = two_people_table(c, course)
         table = service.tables[code]
         reads = counting_reads(service)
         # "another process" stores Alice's move; its message is lost
@@ -62,14 +77,9 @@ def test_a_change_heard_while_the_table_is_being_read_is_caught_up(
 ) -> None:
     """`get` reads a table this process does not hold; another process's move is stored
     and announced during that read, too late for it: the table catches up by itself."""
-    with (
-        redis_on(free_port()) as redis_url,
-        client(sqlite_url, redis_url=redis_url, resync_seconds=60) as c,
-    ):
+    with listening_process(sqlite_url) as c:
         service = c.app.state.service
-        wait_for(lambda: service.pubsub.listening)
-        code = create_table(c, course, ["human", "human"], "Alice")
-        join(other(c), code, "Bob")
+        code = two_people_table(c, course)
         table_id = service.tables.pop(code).row.id  # no longer held here
         load = service.store.load_table
         change = {"v": 1, "seat": 0, "action": {"type": "add", "n": 2}, "client_id": "x"}
@@ -90,10 +100,7 @@ def test_a_change_heard_while_the_table_is_being_read_is_caught_up(
 
 
 def test_presence_changes_of_a_moment_go_to_redis_together(sqlite_url: str, course: str) -> None:
-    with (
-        redis_on(free_port()) as redis_url,
-        client(sqlite_url, redis_url=redis_url, resync_seconds=60) as c,
-    ):
+    with listening_process(sqlite_url) as c:
         service = c.app.state.service
         codes = [create_table(c, course, ["human", "human"], "Alice") for _ in range(3)]
         marks: list[list[tuple[str, int, bool]]] = []
@@ -120,7 +127,7 @@ def test_presence_changes_of_a_moment_go_to_redis_together(sqlite_url: str, cour
         assert told == [tuple(codes)]
         import redis
 
-        with redis.Redis.from_url(redis_url) as r:
+        with redis.Redis.from_url(c.app.state.settings.redis_url) as r:
             for code in codes:
                 assert r.zrange(presence_key(code), 0, -1) == [
                     f"0:{service.pubsub.origin}".encode()
@@ -155,14 +162,9 @@ def test_the_resync_reads_a_table_still_behind_at_the_next_pass_only(
 ) -> None:
     """A table the store holds a newer version of is usually one whose message is on its
     way: the resync reads it only if it is still behind one pass later."""
-    with (
-        redis_on(free_port()) as redis_url,
-        client(sqlite_url, redis_url=redis_url, resync_seconds=60) as c,
-    ):
+    with listening_process(sqlite_url) as c:
         service = c.app.state.service
-        codes = [create_table(c, course, ["human", "human"], "Alice") for _ in range(2)]
-        for code in codes:
-            join(other(c), code, "Bob")
+        codes = [two_people_table(c, course) for _ in range(2)]
         lost, told = (service.tables[code] for code in codes)
         for table in (lost, told):  # "another process" plays; both messages are late
             c.portal.call(service.store.append_action, table.row.id, 1, 0, ADD, "x")

@@ -10,7 +10,12 @@ from choux.games.chouineurs.actions import AS_DEALT, TURNED, Cry, Play, Prepare
 from choux.games.chouineurs.bots import GreedyBot, expected_points, trick_distribution
 from choux.games.chouineurs.deck import BET_INDEX
 from choux.games.chouineurs.state import ChouineursState
-from choux.games.chouineurs.testing import arrange, code, prepare_all
+from choux.games.chouineurs.testing import (
+    arrange,
+    code,
+    crybaby_who_can_save_its_bet,
+    prepare_all,
+)
 
 STRONG = ["noir5", "noir5", "noir4", "noir4", "jaune9", "jaune9", "noir3"]
 WEAK = ["bleu1", "rouge1", "bleu2", "rouge2", "bleu3", "rouge3", "jaune1"]
@@ -85,13 +90,7 @@ def test_greedy_crybaby_takes_a_token_when_no_turn_helps() -> None:
 def test_greedy_crybaby_turns_a_card_that_saves_its_bet() -> None:
     # seat 1 bet orange (0 tricks) and holds a black 5 it cannot lose: turning it to its
     # blue 1 end saves 8 points, far more than a token
-    state = arrange(
-        3, hands=[["bleu9", "bleu8"], ["bleu1", "noir5/bleu1"], ["bleu6", "bleu5"]], reserve=5
-    )
-    prepare_all(state, ["vert", "orange", "vert"])
-    for seat in (0, 1, 2):
-        state.apply(seat, Play(code(state.hands[seat][0])))
-    assert state.actors() == (1,)
+    state = crybaby_who_can_save_its_bet()
     assert choose(state, 1) == Cry(turn=code(state.hands[1][0]))
 
 

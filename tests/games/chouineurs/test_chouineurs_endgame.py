@@ -12,7 +12,12 @@ from choux.games.chouineurs.actions import Cry, Play
 from choux.games.chouineurs.deck import CODE_TO_CARD
 from choux.games.chouineurs.endgame import Solver, position, round_points, solve_state, utility
 from choux.games.chouineurs.state import CRYING, PLAYING, ChouineursState
-from choux.games.chouineurs.testing import arrange, code, prepare_all
+from choux.games.chouineurs.testing import (
+    arrange,
+    code,
+    crybaby_who_can_save_its_bet,
+    prepare_all,
+)
 
 
 def order(state: ChouineursState, seat: int, action: Action) -> tuple[int, int]:
@@ -110,13 +115,7 @@ def test_last_crybabies_take_tokens_only_while_the_reserve_lasts() -> None:
 
 def test_a_crybaby_turns_the_card_that_saves_its_bet() -> None:
     # seat 1 bet orange (no trick) and holds a black 5 it cannot lose: turning it saves 8
-    state = arrange(
-        3, hands=[["bleu9", "bleu8"], ["bleu1", "noir5/bleu1"], ["bleu6", "bleu5"]], reserve=5
-    )
-    prepare_all(state, ["vert", "orange", "vert"])
-    for seat in (0, 1, 2):
-        state.apply(seat, Play(code(state.hands[seat][0])))
-    assert state.actors() == (1,)
+    state = crybaby_who_can_save_its_bet()
     points, move = solve_state(state)
     assert move == Cry(turn=code(state.hands[1][0]))
     assert points[1] == 8 + 1  # its bet, and a token: its blue 1 cries on the last trick

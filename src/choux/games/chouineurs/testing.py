@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from choux.engine.base import JSON, Event
-from choux.games.chouineurs.actions import AS_DEALT, Prepare
+from choux.games.chouineurs.actions import AS_DEALT, Play, Prepare
 from choux.games.chouineurs.deck import BLACK, CARDS, COLOUR_NAMES, YELLOW
 from choux.games.chouineurs.state import ChouineursState
 
@@ -93,3 +93,17 @@ def prepare_all(
     for seat, bet in enumerate(bets):
         events += state.apply(seat, Prepare(orientation, bet))
     return events
+
+
+def crybaby_who_can_save_its_bet() -> ChouineursState:
+    """Three players, the last trick but one played: seat 1 bet orange (no trick), cries,
+    and holds a black 5 it cannot lose unless it turns it to its blue 1 end (the bots'
+    and the solver's tests share this position)."""
+    state = arrange(
+        3, hands=[["bleu9", "bleu8"], ["bleu1", "noir5/bleu1"], ["bleu6", "bleu5"]], reserve=5
+    )
+    prepare_all(state, ["vert", "orange", "vert"])
+    for seat in (0, 1, 2):
+        state.apply(seat, Play(code(state.hands[seat][0])))
+    assert state.actors() == (1,)
+    return state
