@@ -12,7 +12,7 @@ run on the async engine (by its first words: what else than the writer reaches t
 database while tables play) and the event loop's lag (a 10 ms sleep timed over and over:
 what ran meanwhile without yielding). The summary goes to $TIMING_OUT (timing.json).
 GC_TYPES=1 counts what the youngest generation holds before a pass (types, when more
-than 50,000 objects). GC_THRESHOLDS=a,b,c tries other GC thresholds. APPEND_WRITERS=N runs N batches of appends at once instead of the store's 4 (PostgreSQL).
+than 50,000 objects). GC_THRESHOLDS=a,b,c tries other GC thresholds. APPEND_WRITERS=N runs N batches of appends at once instead of the store's 8 (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ async def open_store(self: Any) -> None:
         original_do_commit(dbapi_connection)
         commit_seconds[0] = time.perf_counter() - begin
 
-    engine = self.append_engine.sync_engine if self.append_engine else self.writer_engine
+    engine = self.writer_engine  # PostgreSQL's plain appends commit as their statement runs
     original_do_commit = engine.dialect.do_commit
     engine.dialect.do_commit = do_commit
 

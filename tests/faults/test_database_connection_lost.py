@@ -32,14 +32,19 @@ class Killer:
         self.times = 0
         self.killed = 0
 
-    def __call__(self, conn: Any, *_: Any) -> None:
+    def kill(self, backend_pid: int) -> None:
         if self.times <= 0:
             return
         self.times -= 1
-        pid = conn.connection.dbapi_connection.info.backend_pid
         with psycopg.connect(PG_BASE, autocommit=True) as admin:
-            admin.execute("select pg_terminate_backend(%s)", (pid,))
+            admin.execute("select pg_terminate_backend(%s)", (backend_pid,))
         self.killed += 1
+
+    def on_commit(self, conn: Any, *_: Any) -> None:  # SQLAlchemy's "commit" event
+        self.kill(conn.connection.dbapi_connection.info.backend_pid)
+
+    def on_statement(self, conn: psycopg.AsyncConnection[Any]) -> None:  # a batch's statement
+        self.kill(conn.info.backend_pid)
 
 
 @contextlib.contextmanager
@@ -49,16 +54,16 @@ def killer_on(service: TableService) -> Iterator[Killer]:
     killer = Killer()
     engine = service.store.writer_engine
     assert engine is not None
-    hooks: list[tuple[Any, str]] = [(engine, "commit")]
-    if service.store.append_engine is not None:
-        hooks.append((service.store.append_engine.sync_engine, "before_cursor_execute"))
-    for target, name in hooks:
-        event.listen(target, name, killer)
+    event.listen(engine, "commit", killer.on_commit)
+    appends = service.store.appends
+    if appends is not None:
+        appends.before_statement.append(killer.on_statement)
     try:
         yield killer
     finally:
-        for target, name in hooks:
-            event.remove(target, name, killer)
+        event.remove(engine, "commit", killer.on_commit)
+        if appends is not None:
+            appends.before_statement.remove(killer.on_statement)
 
 
 async def test_a_connection_killed_at_commit_refuses_the_move_and_play_goes_on() -> None:

@@ -308,3 +308,34 @@ def test_finished_tables_leave_memory_and_reload_on_demand(sqlite_url: str, cour
         state = c.get(f"/t/{code}/etat.json").json()
         assert state["status"] == "over" and state["result"] is not None
         assert state["record_id"] == table.record_id
+
+
+async def test_hostile_text_in_an_action_is_stored_as_it_came(db_url: str, course: str) -> None:
+    """What people type goes in the log as it came, through the batch of appends too (on
+    PostgreSQL one JSON text carries the batch: the action's JSON is nested in it)."""
+    store = Store(db_url)
+    await store.open()
+    try:
+        service = TableService(settings(db_url), store)
+        specs = [SeatSpec("human"), SeatSpec("human")]
+        texts = [
+            "l'argument \"fallacieux\" \\ n'est pas {un} [tableau]",
+            "\u0000 nul, \u2028 séparateur, \U0001f600 emoji",
+            "'); drop table actions; --",
+            '\\u0000 \\" \\\\ %s %(now)s $1 ::json',
+        ]
+        tables = [(await service.create(course, 2, {}, specs, creator="A"))[0] for _ in texts]
+        actions = [{"type": "add", "n": 1, "text": text} for text in texts]
+        results = await asyncio.gather(
+            *(
+                store.append_action(table.row.id, 1, 0, action, f"c{index}")
+                for index, (table, action) in enumerate(zip(tables, actions, strict=True))
+            )
+        )
+        assert results == [None] * len(texts)
+        for table, action in zip(tables, actions, strict=True):
+            row = await store.load_table(table.code)
+            assert row is not None and row.actions == [(0, action, f"c{tables.index(table)}")]
+        await service.stop()
+    finally:
+        await store.close()

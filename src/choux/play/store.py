@@ -44,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from choux import games
+from choux.play.pg_appends import PgAppends
 from choux.play.ratings import Standing, entrants, rate
 
 log = logging.getLogger(__name__)
@@ -179,23 +180,6 @@ _INSERT_ACTION = insert(actions_t)
 #: the action is inserted only for the tables bumped; the ids returned are the appends stored
 #: (a missing one is a version conflict). Arrays, so that the text is the same for every
 #: batch and the server prepares it once.
-_PG_APPEND_BATCH = """
-with v as (
-    select * from unnest(
-        %(ids)s::integer[], %(seqs)s::integer[], %(seats)s::integer[],
-        %(actions)s::text[], %(clients)s::varchar[]
-    ) as v(table_id, seq, seat, action, client_id)
-), bumped as (
-    update tables set version = v.seq, updated_at = %(now)s
-    from v where tables.id = v.table_id and tables.version = v.seq - 1
-    returning tables.id
-)
-insert into actions (table_id, seq, seat, action, client_id, created_at)
-select v.table_id, v.seq, v.seat, v.action, v.client_id, %(now)s
-from v join bumped on bumped.id = v.table_id
-returning table_id
-"""
-
 #: PostgreSQL: the held tables whose stored version or status differs from memory's
 #: (one JSON text: psycopg would adapt arrays of a thousand items one by one in Python)
 _PG_NEWER = """
@@ -386,8 +370,8 @@ class Store:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self.writer_engine: Engine | None = None
-        #: PostgreSQL only: the engine of the batches of plain appends, on the event loop
-        self.append_engine: AsyncEngine | None = None
+        #: PostgreSQL only: the batches of plain appends, written by psycopg on the loop
+        self.appends: PgAppends | None = None
         #: batches committing at once (PostgreSQL: a batch's COMMIT waits for the disk, the
         #: next batch need not wait for it; SQLite has one writer)
         self._writers = asyncio.Semaphore(1)
@@ -409,15 +393,7 @@ class Store:
             # awaited on the loop (a thread waits for the GIL after each round trip while
             # the loop is busy: milliseconds per statement under load). No ping: a batch
             # that fails on a dead connection is written again one append at a time.
-            self.append_engine = create_async_engine(
-                url,
-                pool_size=APPEND_WRITERS,
-                max_overflow=0,
-                pool_pre_ping=False,
-                # one statement is its own transaction: its answer comes once it is
-                # committed (no BEGIN nor COMMIT round trip of their own)
-                isolation_level="AUTOCOMMIT",
-            )
+            self.appends = PgAppends(self.url, APPEND_WRITERS)
             self._writers = asyncio.Semaphore(APPEND_WRITERS)
         self.engine = engine
         self.writer_engine = writer
@@ -434,9 +410,9 @@ class Store:
         if self.writer_engine is not None:
             self.writer_engine.dispose()
             self.writer_engine = None
-        if self.append_engine is not None:
-            await self.append_engine.dispose()
-            self.append_engine = None
+        if self.appends is not None:
+            await self.appends.close()
+            self.appends = None
 
     @property
     def db(self) -> AsyncEngine:
@@ -609,7 +585,7 @@ class Store:
         """PostgreSQL: the plain appends in one statement on the loop, then the game ends
         (their record and ratings) in the writer thread; SQLite: everything in the thread."""
         plain = [i for i, args in enumerate(batch) if args[5] is None]
-        if self.append_engine is None or len({batch[i][0] for i in plain}) < len(plain):
+        if self.appends is None or len({batch[i][0] for i in plain}) < len(plain):
             # (one table twice in a batch: only a direct caller of the store does that)
             return await asyncio.to_thread(self._write_batch, batch)
         ends = [i for i, args in enumerate(batch) if args[5] is not None]
@@ -636,20 +612,9 @@ class Store:
         thread: it may be this very append, stored by an attempt whose answer was lost).
         If the statement fails, nothing is known: each append is written
         again on its own in the thread, where a failed one is looked for in the store."""
-        assert self.append_engine is not None
-        now = _now()
-        params = {
-            "ids": [args[0] for args in batch],
-            "seqs": [args[1] for args in batch],
-            "seats": [args[2] for args in batch],
-            "actions": [json.dumps(args[3], separators=(",", ":")) for args in batch],
-            "clients": [args[4] for args in batch],
-            "now": now,
-        }
+        assert self.appends is not None
         try:
-            async with self.append_engine.connect() as conn:  # autocommit: see `open`
-                result = await conn.exec_driver_sql(_PG_APPEND_BATCH, params)
-                stored = {int(row[0]) for row in result}
+            stored = await self.appends.append(batch, _now())
         except Exception as error:
             log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
             return await asyncio.to_thread(self._write_each, batch)
@@ -834,7 +799,7 @@ class Store:
         """The stored (version, status) of the tables of `known` (code: version, status held
         in memory) where they differ: on PostgreSQL the database compares, and only those
         come back."""
-        if not known or self.append_engine is None:
+        if not known or self.appends is None:
             stored = await self.versions(list(known))
             return {c: stored[c] for c, held in known.items() if stored.get(c, held) != held}
         held = [{"code": c, "version": v, "status": s} for c, (v, s) in known.items()]
