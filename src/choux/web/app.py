@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -14,7 +15,8 @@ from fastapi.staticfiles import StaticFiles
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import accounts, days_pages, errors, learn, pages, players, seating, ws
+from choux.web import accounts, days_pages, errors, gc_tuning, learn, pages, players, seating, ws
+from choux.web.gc_tuning import keep_live_set_frozen
 from choux.web.headers import SecurityHeaders
 from choux.web.mail import Mailer
 from choux.web.push import WebPush
@@ -43,9 +45,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.turn_hooks.append(mailer.notify_turn)
         app.state.mailer = mailer
         await service.start()
+        keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.tuned() else None
         try:
             yield
         finally:
+            if keeper is not None:
+                keeper.cancel()
             await service.stop()
             await store.close()
 
