@@ -176,6 +176,12 @@ class ChouineState(State):
         """A new match. `blank`: only an empty shell, which `clone` fills."""
         self.variant = variant
         self.n = n = variant.players
+        # per seat (up to 4): the hand as a bit set, the suits it lacks, the cards its play
+        # says it did not hold; plain int fields, which mypyc stores unboxed (an int above
+        # 256 stored in a list is a new object): see `mask`, `masks`, `voids`, `unlikely`
+        self._mask0 = self._mask1 = self._mask2 = self._mask3 = 0
+        self._void0 = self._void1 = self._void2 = self._void3 = 0
+        self._unlikely0 = self._unlikely1 = self._unlikely2 = self._unlikely3 = 0
         if blank:
             self.options = options
             return
@@ -216,6 +222,78 @@ class ChouineState(State):
         self._rng_shared = False
         self._reseed = None
 
+    # ------------------------------------------------------------------ per-seat bit sets
+
+    def mask(self, seat: Seat) -> int:
+        """The hand of `seat` as a 32-bit set (`hand_mask(hands[seat])`)."""
+        if seat == 0:
+            return self._mask0
+        if seat == 1:
+            return self._mask1
+        return self._mask2 if seat == 2 else self._mask3
+
+    def set_mask(self, seat: Seat, value: int) -> None:
+        """Store the bit set of `seat`'s hand (whoever changes `hands[seat]` calls it)."""
+        if seat == 0:
+            self._mask0 = value
+        elif seat == 1:
+            self._mask1 = value
+        elif seat == 2:
+            self._mask2 = value
+        else:
+            self._mask3 = value
+
+    def void(self, seat: Seat) -> int:
+        """The suits (4-bit set) `seat` has shown it lacks in phase 2."""
+        if seat == 0:
+            return self._void0
+        if seat == 1:
+            return self._void1
+        return self._void2 if seat == 2 else self._void3
+
+    def _set_void(self, seat: Seat, value: int) -> None:
+        if seat == 0:
+            self._void0 = value
+        elif seat == 1:
+            self._void1 = value
+        elif seat == 2:
+            self._void2 = value
+        else:
+            self._void3 = value
+
+    def unlikely_cards(self, seat: Seat) -> int:
+        """The cards (bit set) that `seat`'s public play suggests it did not hold (`_put`)."""
+        if seat == 0:
+            return self._unlikely0
+        if seat == 1:
+            return self._unlikely1
+        return self._unlikely2 if seat == 2 else self._unlikely3
+
+    def set_unlikely(self, seat: Seat, value: int) -> None:
+        if seat == 0:
+            self._unlikely0 = value
+        elif seat == 1:
+            self._unlikely1 = value
+        elif seat == 2:
+            self._unlikely2 = value
+        else:
+            self._unlikely3 = value
+
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """Every seat's `mask`, a copy (a tuple: write with `set_mask`)."""
+        return tuple([self.mask(s) for s in range(self.n)])
+
+    @property
+    def voids(self) -> tuple[int, ...]:
+        """Every seat's `void`, a copy."""
+        return tuple([self.void(s) for s in range(self.n)])
+
+    @property
+    def unlikely(self) -> tuple[int, ...]:
+        """Every seat's `unlikely_cards`, a copy (a tuple: write with `set_unlikely`)."""
+        return tuple([self.unlikely_cards(s) for s in range(self.n)])
+
     # ------------------------------------------------------------------ dealing
 
     def _draw_first_dealer(self) -> int:
@@ -248,7 +326,8 @@ class ChouineState(State):
             hands[(self.dealer + 1 + i) % n].append(deck[i])
         for hand in hands:
             hand.sort()
-        self.masks = [hand_mask(h) for h in hands]
+        for s in range(n):
+            self.set_mask(s, hand_mask(hands[s]))
         turned = deck[size * n]
         self.hands = hands
         self.trump = turned >> 3
@@ -269,9 +348,8 @@ class ChouineState(State):
         self.shown: list[list[int]] = [[] for _ in range(n)]
         self.declarations: list[Declaration] = []
         self.chouines: list[tuple[int, int]] = []
-        self.voids = [0] * n
-        #: per seat, cards its public play suggests it did not hold (see `_infer`)
-        self.unlikely = [0] * n
+        self._void0 = self._void1 = self._void2 = self._void3 = 0
+        self._unlikely0 = self._unlikely1 = self._unlikely2 = self._unlikely3 = 0
         self.au_sept = False
         self.stage = PLAY
         self.deals += 1
@@ -304,7 +382,7 @@ class ChouineState(State):
             return []
         hand = self.hands[seat]
         talon = len(self.talon)
-        mask = self.masks[seat]
+        mask = self.mask(seat)
         playable = hand
         if self.trick and talon < self.n:
             legal = phase_two_legal_mask(mask, self.trick, self.trump)
@@ -330,7 +408,7 @@ class ChouineState(State):
         if after_chouine:
             return ids  # the trick is only finished (see AFTER_CHOUINE)
         hand = self.hands[seat]
-        if self.masks[seat] >> (self.trump * 8) & 1 and can_exchange_seven(
+        if self.mask(seat) >> (self.trump * 8) & 1 and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
             ids.append(EXCHANGE_ID)
@@ -346,14 +424,14 @@ class ChouineState(State):
             and 0 <= action < 32
             and seat == self.turn
             and self.stage == PLAY
-            and self.masks[seat] >> action & 1
+            and self.mask(seat) >> action & 1
             and not self.chouines
         ):
             trick = self.trick
             if not trick or len(self.talon) >= self.n:
                 self._put(seat, action, False, None)
                 return
-            if phase_two_legal_mask(self.masks[seat], trick, self.trump) >> action & 1:
+            if phase_two_legal_mask(self.mask(seat), trick, self.trump) >> action & 1:
                 self._put(seat, action, True, None)
                 return
         if action == NEXT_DEAL_ID and seat is None and self.stage == BETWEEN:
@@ -375,7 +453,7 @@ class ChouineState(State):
     ) -> list[tuple[int, str, tuple[int, ...], int]]:
         """(card, kind, cards shown, points) that `seat` may declare with one of `playable`."""
         if not may_declare(
-            self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
+            self.mask(seat), self.variant, self.declared_suits[seat], self.brisque_used[seat]
         ):
             return []
         return declarations(
@@ -439,7 +517,7 @@ class ChouineState(State):
         taken = self.talon[0]
         hand.remove(seven)
         hand.append(taken)
-        self.masks[seat] ^= (1 << seven) | (1 << taken)
+        self.set_mask(seat, self.mask(seat) ^ (1 << seven) ^ (1 << taken))
         hand.sort()
         self.talon[0] = seven
         self.shown[seat].append(taken)
@@ -488,18 +566,14 @@ class ChouineState(State):
         if closed:
             led = trick[0] >> 3
             if suit != led:
-                voids = self.voids
                 void = 1 << led if suit == trump else (1 << led) | (1 << trump)
-                if voids[seat] | void != voids[seat]:  # stored only when it changes
-                    voids[seat] = voids[seat] | void
+                self._set_void(seat, self.void(seat) | void)
         # what everyone may read from this card (public knowledge, for the bots' sampling
         # of hidden hands): a king or queen played without declaring the mariage of an
         # undeclared suit says its partner was not in hand; a card played while the seven
         # could still be exchanged says the seven of trumps was not in hand
-        # (each stored only when it changes: a stored int above 256 is a new object)
         rank = c & 7
-        unlikely = self.unlikely
-        known = unlikely[seat]
+        known = self.unlikely_cards(seat)
         if QUEEN <= rank <= KING and not self.declared_suits[seat] >> suit & 1:
             known |= 1 << (c ^ 1)  # the king and queen differ in the last bit
         talon = self.talon
@@ -507,15 +581,13 @@ class ChouineState(State):
         seven = trump * 8  # card(SEVEN, trump)
         if size > 2 and size >= self.n and talon[0] != seven:
             known |= 1 << seven
-        if known != unlikely[seat]:
-            unlikely[seat] = known
+        self.set_unlikely(seat, known)
         hand = self.hands[seat]
         i = 0
         while hand[i] != c:  # `hand.remove(c)` without a generic comparison per card
             i += 1
         hand.pop(i)
-        masks = self.masks
-        masks[seat] = masks[seat] ^ (1 << c)
+        self.set_mask(seat, self.mask(seat) ^ (1 << c))
         shown = self.shown[seat]
         if shown and c in shown:
             shown.remove(c)
@@ -599,7 +671,7 @@ class ChouineState(State):
             return
         talon = self.talon
         if len(talon) >= n:
-            hands, masks = self.hands, self.masks
+            hands = self.hands
             s = winner  # `drawing_order`: the winner first, then in playing order
             for _ in range(n):
                 drawn = talon.pop()
@@ -608,7 +680,7 @@ class ChouineState(State):
                 while i > 0 and hand[i - 1] > drawn:
                     i -= 1
                 hand.insert(i, drawn)
-                masks[s] = masks[s] | (1 << drawn)
+                self.set_mask(s, self.mask(s) | (1 << drawn))
                 s = s + 1 if s + 1 < n else 0
             if events is not None:
                 events.append(DRAW_EVENT)
@@ -858,7 +930,8 @@ class ChouineState(State):
         new.dealer = self.dealer
         # the partie (see `lay_out`)
         new.hands = [h[:] for h in self.hands]
-        new.masks = self.masks[:]
+        new._mask0, new._mask1 = self._mask0, self._mask1
+        new._mask2, new._mask3 = self._mask2, self._mask3
         new.trump = self.trump
         new.talon = self.talon[:]
         new.leader = self.leader
@@ -875,8 +948,10 @@ class ChouineState(State):
         new.shown = [x[:] for x in self.shown]
         new.declarations = self.declarations[:]
         new.chouines = self.chouines[:]
-        new.voids = self.voids[:]
-        new.unlikely = self.unlikely[:]
+        new._void0, new._void1 = self._void0, self._void1
+        new._void2, new._void3 = self._void2, self._void3
+        new._unlikely0, new._unlikely1 = self._unlikely0, self._unlikely1
+        new._unlikely2, new._unlikely3 = self._unlikely2, self._unlikely3
         new.au_sept = self.au_sept
         new.stage = self.stage
         return new
@@ -893,15 +968,15 @@ class ChouineState(State):
         keys = {c: rng.random() for c in pool}  # a uniform shuffle, cheaper than rng.shuffle
         pool.sort(key=keys.__getitem__)
         others = [s for s in range(self.n) if s != seat]
-        others.sort(key=lambda s: -bin(self.voids[s]).count("1"))
+        others.sort(key=lambda s: -bin(self.void(s)).count("1"))
         for s in others:
             shown = self.shown[s]
             need = sum(1 for c in self.hands[s] if c not in shown)
-            voids = self.voids[s]
+            voids = self.void(s)
             allowed = [c for c in pool if not voids >> (c >> 3) & 1]
             if len(allowed) < need:
                 allowed = pool[:]
-            unlikely = self.unlikely[s]
+            unlikely = self.unlikely_cards(s)
             if unlikely:
                 # weighted sampling without replacement (Efraimidis-Spirakis): an unlikely
                 # card has a quarter of the weight of the others
@@ -915,7 +990,8 @@ class ChouineState(State):
                 pool.remove(c)
             new.hands[s] = sorted([*shown, *chosen])
         new.talon = [self.talon[0], *pool] if self.talon else []
-        new.masks = [hand_mask(h) for h in new.hands]
+        for s in range(self.n):
+            new.set_mask(s, hand_mask(new.hands[s]))
         return new
 
     # ------------------------------------------------------------------ snapshot, invariants
@@ -970,7 +1046,7 @@ class ChouineState(State):
             cards.extend(self.hands[s])
             cards.extend(self.won[s])
             assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
-            assert self.masks[s] == hand_mask(self.hands[s]), "hand mask out of date"
+            assert self.mask(s) == hand_mask(self.hands[s]), "hand mask out of date"
         assert sorted(cards) == list(DECK), "a card was created or lost"
         if not self.chouines:  # the trick that ends on a Chouine scores nothing
             assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
