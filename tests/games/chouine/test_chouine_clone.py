@@ -9,7 +9,7 @@ from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import NEXT_DEAL_ID
 
 #: attributes a clone may share with its original: never mutated in place
-SHARED = {"variant", "options", "_rng", "last_result", "final", "dealer_draw", "last_trick"}
+SHARED = {"variant", "options", "_rng", "last_result", "final", "dealer_draw"}
 
 
 def attribute_names(state: ChouineState) -> list[str]:

@@ -294,6 +294,13 @@ class ChouineState(State):
         """Every seat's `unlikely_cards`, a copy (a tuple: write with `set_unlikely`)."""
         return tuple([self.unlikely_cards(s) for s in range(self.n)])
 
+    @property
+    def last_trick(self) -> tuple[list[int], list[int], int] | None:
+        """The last trick of the partie as (seats, cards, winner), a copy; None before it."""
+        if self._last_winner < 0:
+            return None
+        return (self._last_seats[:], self._last_cards[:], self._last_winner)
+
     # ------------------------------------------------------------------ dealing
 
     def _draw_first_dealer(self) -> int:
@@ -337,8 +344,11 @@ class ChouineState(State):
         self.leader = self.turn = (self.dealer + 1) % n
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
-        #: (seats, cards, winner); its lists are never mutated once the trick is over
-        self.last_trick: tuple[list[int], list[int], int] | None = None
+        # the last trick of the partie (see `last_trick`); its lists become the next
+        # trick's once that one is over (no new list a trick)
+        self._last_cards: list[int] = []
+        self._last_seats: list[int] = []
+        self._last_winner = -1
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
         self.card_points = [0] * n
@@ -660,9 +670,12 @@ class ChouineState(State):
         card_points, tricks_won = self.card_points, self.tricks_won
         card_points[winner] = card_points[winner] + gained
         tricks_won[winner] = tricks_won[winner] + 1
-        self.last_trick = (self.trick_seats, trick, winner)
-        self.trick = []
-        self.trick_seats = []
+        cards, seats = self._last_cards, self._last_seats
+        self._last_cards, self._last_seats = trick, self.trick_seats
+        self._last_winner = winner
+        cards.clear()
+        seats.clear()
+        self.trick, self.trick_seats = cards, seats
         if events is not None:
             events.append(trick_event(winner, gained))
         if self.chouines:
@@ -829,8 +842,9 @@ class ChouineState(State):
             {"seat": s, "card": CODES[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)
         ]
         last: LastTrick | None = None
-        if self.last_trick is not None:
-            seats, cards, winner = self.last_trick
+        last_trick = self.last_trick
+        if last_trick is not None:
+            seats, cards, winner = last_trick
             last = {
                 "cards": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, cards, strict=True)],
                 "winner": winner,
@@ -938,7 +952,9 @@ class ChouineState(State):
         new.turn = self.turn
         new.trick = self.trick[:]
         new.trick_seats = self.trick_seats[:]
-        new.last_trick = self.last_trick
+        new._last_cards = self._last_cards[:]
+        new._last_seats = self._last_seats[:]
+        new._last_winner = self._last_winner
         new.won = [w[:] for w in self.won]
         new.tricks_won = self.tricks_won[:]
         new.card_points = self.card_points[:]
@@ -1011,8 +1027,8 @@ class ChouineState(State):
             "trick": codes(self.trick),
             "trick_seats": list(self.trick_seats),
             "last_trick": None
-            if self.last_trick is None
-            else [list(self.last_trick[0]), codes(self.last_trick[1]), self.last_trick[2]],
+            if self._last_winner < 0
+            else [self._last_seats[:], codes(self._last_cards), self._last_winner],
             "won": [codes(w) for w in self.won],
             "tricks_won": list(self.tricks_won),
             "card_points": list(self.card_points),
