@@ -204,6 +204,7 @@ class ChouineState(State):
         self.final: Outcome | None = None
         self.dealer_draw: list[list[tuple[int, int]]] = []
         self.dealer = self._draw_first_dealer()
+        self._new_partie_lists()
         self._start_partie()
 
     @property
@@ -320,35 +321,22 @@ class ChouineState(State):
     def _start_partie(self) -> None:
         deck = list(DECK)
         shuffle(deck, self.rng)
-        self.chance.append({"deal": codes(deck), "dealer": self.dealer})
+        # the codes by a loop over the list (`codes` takes any iterable: slower compiled)
+        self.chance.append({"deal": [CODES[c] for c in deck], "dealer": self.dealer})
         self.lay_out(deck)
 
-    def lay_out(self, deck: list[int]) -> None:
-        """Deal `deck` (top first): cards one by one from the dealer's left, the next card
-        turned up as trump, the rest as the talon. Resets everything of the partie."""
+    def _new_partie_lists(self) -> None:
+        """The lists of a partie, made once a match: `lay_out` empties them in place (a
+        clone copies every one of them, so none is shared)."""
         n = self.n
-        size = self.variant.hand_size
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(size * n):
-            hands[(self.dealer + 1 + i) % n].append(deck[i])
-        for hand in hands:
-            hand.sort()
-        for s in range(n):
-            self.set_mask(s, hand_mask(hands[s]))
-        turned = deck[size * n]
-        self.hands = hands
-        self.trump = turned >> 3
-        talon = deck[: size * n : -1]  # the rest of the deck, its last card first
-        talon.insert(0, turned)
-        self.talon = talon
-        self.leader = self.turn = (self.dealer + 1) % n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.talon: list[int] = []
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
         # the last trick of the partie (see `last_trick`); its lists become the next
         # trick's once that one is over (no new list a trick)
         self._last_cards: list[int] = []
         self._last_seats: list[int] = []
-        self._last_winner = -1
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
         self.card_points = [0] * n
@@ -358,6 +346,54 @@ class ChouineState(State):
         self.shown: list[list[int]] = [[] for _ in range(n)]
         self.declarations: list[Declaration] = []
         self.chouines: list[tuple[int, int]] = []
+
+    def lay_out(self, deck: list[int]) -> None:
+        """Deal `deck` (top first): cards one by one from the dealer's left, the next card
+        turned up as trump, the rest as the talon (`deck` itself becomes the talon).
+        Resets everything of the partie."""
+        n = self.n
+        dealt = self.variant.hand_size * n
+        first = (self.dealer + 1) % n
+        hands = self.hands
+        for k in range(n):  # seat first + k gets the cards k, k + n, k + 2n...
+            seat = first + k if first + k < n else first + k - n
+            hand = hands[seat]
+            hand.clear()
+            i = k
+            while i < dealt:
+                hand.append(deck[i])
+                i += n
+            hand.sort()
+            mask = 0
+            for c in hand:
+                mask |= 1 << c
+            self.set_mask(seat, mask)
+        turned = deck[dealt]
+        self.trump = turned >> 3
+        # the talon: the rest of the deck, its last card first, the turned-up card under it
+        deck.reverse()
+        del deck[len(deck) - dealt - 1 :]
+        deck.insert(0, turned)
+        self.talon = deck
+        self.leader = self.turn = first
+        self.trick.clear()
+        self.trick_seats.clear()
+        self._last_cards.clear()
+        self._last_seats.clear()
+        self._last_winner = -1
+        tricks_won, card_points, decl_points = self.tricks_won, self.card_points, self.decl_points
+        declared_suits, brisque_used = self.declared_suits, self.brisque_used
+        won, shown = self.won, self.shown
+        for s in range(n):
+            tricks_won[s] = 0
+            card_points[s] = 0
+            decl_points[s] = 0
+            declared_suits[s] = 0
+            brisque_used[s] = False
+            won[s].clear()
+            shown[s].clear()
+        self.declarations.clear()
+        self.chouines.clear()
         self._void0 = self._void1 = self._void2 = self._void3 = 0
         self._unlikely0 = self._unlikely1 = self._unlikely2 = self._unlikely3 = 0
         self.au_sept = False
