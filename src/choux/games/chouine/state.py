@@ -162,6 +162,18 @@ def _of(name: str) -> str:
 
 
 Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
+#: totals, card points, declared points, last trick's winner, winner, Chouine's winner
+PartieResult = tuple[list[int], list[int], list[int], int | None, int | None, int | None]
+
+
+def result_text(totals: list[int], winner: int | None, chouine: int | None) -> tuple[str, str]:
+    """The reason ("chouine", "egalite", "points") and the French text of a partie's end."""
+    if chouine is not None:
+        text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
+        return CHOUINE, text
+    if winner is None:
+        return "egalite", "Égalité : la partie est rejouée."
+    return "points", f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
 
 
 class ChouineState(State):
@@ -200,8 +212,10 @@ class ChouineState(State):
         self.deals = 0
         self.decided = 0  # parties won (not replayed) in the current manche
         self.manche_number = 1
-        self.last_result: dict[str, JSON] | None = None
-        self.final: Outcome | None = None
+        # the last partie's result as plain values, its dict built when read (`last_result`)
+        self._result: PartieResult | None = None
+        self._result_dict: dict[str, JSON] | None = None
+        self.final: Outcome | None = None  # built when first asked for (`outcome`)
         self.dealer_draw: list[list[tuple[int, int]]] = []
         self.dealer = self._draw_first_dealer()
         self._new_partie_lists()
@@ -515,7 +529,27 @@ class ChouineState(State):
         return self.stage == OVER
 
     def outcome(self) -> Outcome | None:
+        if self.final is None and self.stage == OVER:
+            self.final = self._final_outcome()
         return self.final
+
+    @property
+    def last_result(self) -> dict[str, JSON] | None:
+        """The previous partie's result (see the view keys), built when first read."""
+        if self._result_dict is None and self._result is not None:
+            totals, card_points, decl_points, last_winner, winner, chouine = self._result
+            reason, text = result_text(totals, winner, chouine)
+            self._result_dict = {
+                "totals": list(totals),
+                "card_points": list(card_points),
+                "declared_points": list(decl_points),
+                "last_trick_winner": last_winner,
+                "winner": winner,
+                "chouine": chouine,
+                "reason": reason,
+                "text": text,
+            }
+        return self._result_dict
 
     def deadline(self) -> Deadline | None:
         if self.stage == BETWEEN:
@@ -764,26 +798,18 @@ class ChouineState(State):
         winner = chouine if chouine is not None else partie_winner(totals)
         if last_winner is not None and events is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
-        if chouine is not None:
-            reason = CHOUINE
-            text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
-        elif winner is None:
-            reason = "egalite"
-            text = "Égalité : la partie est rejouée."
-        else:
-            reason = "points"
-            text = f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
-        self.last_result = {
-            "totals": totals,
-            "card_points": list(self.card_points),
-            "declared_points": list(self.decl_points),
-            "last_trick_winner": last_winner,
-            "winner": winner,
-            "chouine": chouine,
-            "reason": reason,
-            "text": text,
-        }
+        # copies: `lay_out` empties the partie's lists in place
+        self._result = (
+            totals,
+            self.card_points[:],
+            self.decl_points[:],
+            last_winner,
+            winner,
+            chouine,
+        )
+        self._result_dict = None
         if events is not None:
+            reason, text = result_text(totals, winner, chouine)
             events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
@@ -799,8 +825,7 @@ class ChouineState(State):
             score = "–".join(str(w) for w in self.partie_wins)
             events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
         if self.manche_wins[manche] >= self.manches_to_win:
-            self.stage = OVER
-            self.final = self._final_outcome()
+            self.stage = OVER  # its Outcome is built when asked for (`outcome`)
             if events is not None:
                 events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
         else:
@@ -935,11 +960,11 @@ class ChouineState(State):
             "belle_manche": self.manches_to_win > 1
             and all(w == self.manches_to_win - 1 for w in self.manche_wins),
             "scores_visibles": self.scores_visible,
-            "last_result": dict(self.last_result) if self.last_result else None,
+            "last_result": dict(result) if (result := self.last_result) else None,
             "dealer_draw": [
                 [{"seat": s, "card_name": NAMES[c]} for s, c in draws] for draws in self.dealer_draw
             ],
-            "outcome": self.final.to_json() if self.final else None,
+            "outcome": final.to_json() if (final := self.outcome()) else None,
         }
 
     def hidden_cards(self, seat: Seat | None) -> list[int]:
@@ -974,7 +999,8 @@ class ChouineState(State):
         new.deals = self.deals
         new.decided = self.decided
         new.manche_number = self.manche_number
-        new.last_result = self.last_result
+        new._result = self._result  # never mutated (nor its lists)
+        new._result_dict = self._result_dict
         new.final = self.final
         new.dealer_draw = self.dealer_draw
         new.dealer = self.dealer
@@ -1086,7 +1112,7 @@ class ChouineState(State):
             "decided": self.decided,
             "manche_number": self.manche_number,
             "last_result": self.last_result,
-            "outcome": self.final.to_json() if self.final else None,
+            "outcome": final.to_json() if (final := self.outcome()) else None,
             "chance": list(self.chance),
             "rng": rng_fingerprint(self.rng),
         }
