@@ -460,7 +460,7 @@ class ChouineState(State):
     def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
         """The legal ids when a declaration or the seven exchange may be possible: the
         playable cards, then the declarations, then the exchange."""
-        ids = list(playable)
+        ids = playable[:]
         after_chouine = bool(self.chouines)
         for c, kind, _, _ in self.declarations_for(seat, playable):
             if not after_chouine or kind == CHOUINE:
@@ -704,8 +704,8 @@ class ChouineState(State):
         if brisque:
             self.brisque_used[seat] = True
         else:
-            self.declared_suits[seat] |= 1 << suit
-        self.decl_points[seat] += points
+            self.declared_suits[seat] = self.declared_suits[seat] | 1 << suit
+        self.decl_points[seat] = self.decl_points[seat] + points
         self.declarations.append((seat, kind, suit, cards, points))
         shown = self.shown[seat]
         shown.extend(x for x in cards if x not in shown)
@@ -814,13 +814,14 @@ class ChouineState(State):
         self.stage = BETWEEN
         if winner is None:
             return
-        self.partie_wins[winner] += 1
-        self.total_partie_wins[winner] += 1
+        # `wins[i] = wins[i] + 1`: `+=` on a list item is the generic protocol once compiled
+        self.partie_wins[winner] = self.partie_wins[winner] + 1
+        self.total_partie_wins[winner] = self.total_partie_wins[winner] + 1
         self.decided += 1
         manche = self._manche_winner()
         if manche is None:
             return
-        self.manche_wins[manche] += 1
+        self.manche_wins[manche] = self.manche_wins[manche] + 1
         if events is not None:
             score = "–".join(str(w) for w in self.partie_wins)
             events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
