@@ -314,7 +314,16 @@ class ChouineState(State):
         """The last trick of the partie as (seats, cards, winner), a copy; None before it."""
         if self._last_winner < 0:
             return None
-        return (self._last_seats[:], self._last_cards[:], self._last_winner)
+        n, leader = self.n, self._last_leader
+        seats = [(leader + i) % n for i in range(len(self._last_cards))]
+        return (seats, self._last_cards[:], self._last_winner)
+
+    @property
+    def trick_seats(self) -> list[int]:
+        """The seats of the current trick's cards, in playing order: play goes round the
+        table from `leader` (a new list; nothing stores it, see `_put`)."""
+        n, leader = self.n, self.leader
+        return [(leader + i) % n for i in range(len(self.trick))]
 
     # ------------------------------------------------------------------ dealing
 
@@ -346,11 +355,10 @@ class ChouineState(State):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.talon: list[int] = []
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
         # the last trick of the partie (see `last_trick`); its lists become the next
         # trick's once that one is over (no new list a trick)
         self._last_cards: list[int] = []
-        self._last_seats: list[int] = []
+        self._last_leader = 0
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
         self.card_points = [0] * n
@@ -391,9 +399,7 @@ class ChouineState(State):
         self.talon = deck
         self.leader = self.turn = first
         self.trick.clear()
-        self.trick_seats.clear()
         self._last_cards.clear()
-        self._last_seats.clear()
         self._last_winner = -1
         tricks_won, card_points, decl_points = self.tricks_won, self.card_points, self.decl_points
         declared_suits, brisque_used = self.declared_suits, self.brisque_used
@@ -672,7 +678,6 @@ class ChouineState(State):
         if shown and c in shown:
             shown.remove(c)
         trick.append(c)
-        self.trick_seats.append(seat)
         if events is not None:
             events.append(PLAY_EVENTS[seat][c])
         if len(trick) < self.n:
@@ -729,10 +734,10 @@ class ChouineState(State):
             a, b = trick
             trump = self.trump
             beats = (b >> 3 == a >> 3 and b > a) or (b >> 3 == trump and a >> 3 != trump)
-            winner = self.trick_seats[1 if beats else 0]
+            winner = 1 - self.leader if beats else self.leader
             gained = POINTS[a] + POINTS[b]
         else:
-            winner = self.trick_seats[trick_winner(trick, self.trump)]
+            winner = (self.leader + trick_winner(trick, self.trump)) % n
             gained = sum([POINTS[c] for c in trick])
         if self.chouines:  # the trick that ends on a Chouine scores nothing
             gained = 0
@@ -740,12 +745,12 @@ class ChouineState(State):
         card_points, tricks_won = self.card_points, self.tricks_won
         card_points[winner] = card_points[winner] + gained
         tricks_won[winner] = tricks_won[winner] + 1
-        cards, seats = self._last_cards, self._last_seats
-        self._last_cards, self._last_seats = trick, self.trick_seats
+        cards = self._last_cards
+        self._last_cards = trick
+        self._last_leader = self.leader
         self._last_winner = winner
         cards.clear()
-        seats.clear()
-        self.trick, self.trick_seats = cards, seats
+        self.trick = cards
         if events is not None:
             events.append(trick_event(winner, gained))
         if self.chouines:
@@ -1014,9 +1019,8 @@ class ChouineState(State):
         new.leader = self.leader
         new.turn = self.turn
         new.trick = self.trick[:]
-        new.trick_seats = self.trick_seats[:]
         new._last_cards = self._last_cards[:]
-        new._last_seats = self._last_seats[:]
+        new._last_leader = self._last_leader
         new._last_winner = self._last_winner
         new.won = [w[:] for w in self.won]
         new.tricks_won = self.tricks_won[:]
@@ -1090,8 +1094,8 @@ class ChouineState(State):
             "trick": codes(self.trick),
             "trick_seats": list(self.trick_seats),
             "last_trick": None
-            if self._last_winner < 0
-            else [self._last_seats[:], codes(self._last_cards), self._last_winner],
+            if (last := self.last_trick) is None
+            else [last[0], codes(last[1]), last[2]],
             "won": [codes(w) for w in self.won],
             "tricks_won": list(self.tricks_won),
             "card_points": list(self.card_points),
@@ -1131,5 +1135,7 @@ class ChouineState(State):
             assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
         if self.stage == PLAY:
             sizes = {len(h) for h in self.hands}
-            assert len(self.trick) == len(self.trick_seats) < self.n
+            assert len(self.trick) < self.n
+            # play goes round the table from the leader (`trick_seats` relies on it)
+            assert self.turn == (self.leader + len(self.trick)) % self.n, "out of turn"
             assert max(sizes) - min(sizes) <= 1, "hand sizes drifted"
