@@ -61,7 +61,7 @@ def truth_world(state: ChouineState, seat: int, rng: random.Random) -> ChouineSt
     pool = sorted(c for c in state.hidden_cards(seat) if c not in real)
     rng.shuffle(pool)
     world.hands[other] = real[:]
-    world.masks[other] = hand_mask(real)
+    world.set_mask(other, hand_mask(real))
     world.talon = [state.talon[0], *pool] if state.talon else []
     return world
 

@@ -280,6 +280,20 @@ class Option:
         }
 
 
+#: `option_tables` by the id of a game's option tuple (with the tuple, kept alive)
+_OPTION_TABLES: dict[int, tuple[tuple[Option, ...], dict[str, Option], dict[str, JSON]]] = {}
+
+
+def option_tables(options: tuple[Option, ...]) -> tuple[dict[str, Option], dict[str, JSON]]:
+    """A game's options by name and their defaults, made once per option tuple: every
+    `Game.new` validates its options (read them, never change them)."""
+    entry = _OPTION_TABLES.get(id(options))
+    if entry is None or entry[0] is not options:
+        entry = (options, {o.name: o for o in options}, {o.name: o.default for o in options})
+        _OPTION_TABLES[id(options)] = entry
+    return entry[1], entry[2]
+
+
 # --------------------------------------------------------------------------- rng helpers
 
 
@@ -502,11 +516,12 @@ class Game(ABC):
                 f"{self.title} se joue de {self.min_players} à {self.max_players} joueurs, "
                 f"pas {players}."
             )
-        known = {o.name: o for o in self.options}
-        unknown = set(options) - set(known)
-        if unknown:
-            raise InvalidOptions(f"Option inconnue pour {self.title} : {sorted(unknown)[0]}.")
-        full = {o.name: o.default for o in self.options}
+        known, defaults = option_tables(self.options)
+        for name in options:
+            if name not in known:
+                unknown = sorted(set(options) - set(known))[0]
+                raise InvalidOptions(f"Option inconnue pour {self.title} : {unknown}.")
+        full = dict(defaults)
         for name, value in options.items():
             full[name] = known[name].check(value)
         self.check_options(players, full)

@@ -86,7 +86,7 @@ def test_determinization_rarely_deals_an_unlikely_card_to_that_seat() -> None:
     other = 1 - seat
     hidden = sorted(state.hidden_cards(seat))
     marked, plain = hidden[0], hidden[1]
-    state.unlikely[other] = 1 << marked
+    state.set_unlikely(other, 1 << marked)
     rng = random.Random(0)
     counts = {marked: 0, plain: 0}
     for _ in range(600):
@@ -169,6 +169,6 @@ def test_worlds_that_explain_the_opponents_last_card_weigh_more() -> None:
     for name, hand in (("small", "7C 9C JC 7H 8H"), ("ten", "TS 7C 9C JC 7H")):
         world = state.clone()
         world.hands[1] = sorted(parse_all(hand))
-        world.masks[1] = hand_mask(world.hands[1])
+        world.set_mask(1, hand_mask(world.hands[1]))
         worlds[name] = world_likelihood(state, world, 0)
     assert worlds["small"] > 2 * worlds["ten"] > 0

@@ -13,7 +13,7 @@ higher int is a stronger card and ``card >> 3`` is its suit. Codes are rank + su
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final, cast
 
 SPADES: Final = 0
@@ -99,12 +99,14 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
 def _shuffle(cards: list[int], rng: random.Random) -> None:
     # random.Random.shuffle with _randbelow_with_getrandbits inlined (drawing the words in
     # bulk, `getrandbits(32 * m)` read as bytes, was measured: no faster once compiled)
-    getrandbits = rng.getrandbits
+    # the bit counts are passed as the int objects of `_BIT_LENGTHS` (typed `object`: no
+    # boxing of a native int at each draw once compiled)
+    getrandbits = cast(Callable[[object], int], rng.getrandbits)
     items = cast(list[object], cards)  # the swaps move objects: no unboxing once compiled
     i = len(cards) - 1
     while i > 0:
         n = i + 1
-        k = _BIT_LENGTHS[n] if n < 64 else n.bit_length()
+        k: object = _BIT_LENGTHS[n] if n < 64 else n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -112,7 +114,7 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
         i -= 1
 
 
-_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(64))
+_BIT_LENGTHS: Final[tuple[object, ...]] = tuple(n.bit_length() for n in range(64))
 
 
 def _same_draws() -> bool:

@@ -336,7 +336,7 @@ def solve(state: ChouineState) -> tuple[int, Action]:
     seat = state.turn
     other = 1 - seat
     solver = solver_for(state)
-    mine, theirs = state.masks[seat], state.masks[other]
+    mine, theirs = state.mask(seat), state.mask(other)
     fa, fb = flags_of(state, seat), flags_of(state, other)
     combos = solver.combos
     best_value = -WIN - 1
@@ -400,7 +400,7 @@ def _answer_with(
 def _action(state: ChouineState, seat: int, c: int) -> Action:
     """Play `c`, declaring the best combination the solver counted for it."""
     points, _ = declaration_points(
-        state.masks[seat], flags_of(state, seat), c, solver_for(state).combos
+        state.mask(seat), flags_of(state, seat), c, solver_for(state).combos
     )
     if points == WIN or (points and not state.chouines):  # after a Chouine: only a Chouine
         options = state.declarations_for(seat, [c])
@@ -432,8 +432,8 @@ def _position(state: ChouineState) -> tuple[int, int, int, int, int]:
     if state.trick:
         led = state.trick[0] + (CHOUINE_LED if state.chouines else 0)
     return (
-        state.masks[mover],
-        state.masks[other],
+        state.mask(mover),
+        state.mask(other),
         flags_of(state, mover),
         flags_of(state, other),
         led,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from choux.games.chouine.cards import KING, QUEEN, SEVEN, TEN, card
 from choux.games.chouine.variants import SuitCombo, Variant
@@ -29,6 +29,11 @@ DECLARED_QUEENS: Final = tuple(
 def hand_mask(hand: Sequence[int]) -> int:
     """The hand as a 32-bit set."""
     mask = 0
+    if isinstance(hand, list):  # a loop over a list, not the generic iteration, compiled
+        cards = cast(list[int], hand)
+        for c in cards:
+            mask |= 1 << c
+        return mask
     for c in hand:
         mask |= 1 << c
     return mask
@@ -140,15 +145,21 @@ ComboCards = tuple[tuple[tuple[SuitCombo, tuple[int, ...], int], ...], ...]
 #: `combo_cards` by the variant's id (with the variant, kept alive): hashing a frozen
 #: Variant walks all its fields, and `declarations` asks at many moves of every playout
 _COMBO_CARDS: dict[int, tuple[Variant, ComboCards]] = {}
+#: the last variant asked for and its combinations (no `id()` call, no dict lookup)
+_LAST_COMBOS: Final[list[tuple[Variant, ComboCards]]] = []
 
 
 def combo_cards(variant: Variant) -> ComboCards:
     """Per suit, each suit combination of the variant with its cards and their bit mask."""
+    if _LAST_COMBOS and _LAST_COMBOS[0][0] is variant:  # a playout asks for one variant
+        return _LAST_COMBOS[0][1]
     known = _COMBO_CARDS.get(id(variant))
     if known is not None and known[0] is variant:
-        return known[1]
-    combos = _combo_cards(variant)
-    _COMBO_CARDS[id(variant)] = (variant, combos)
+        combos = known[1]
+    else:
+        combos = _combo_cards(variant)
+        _COMBO_CARDS[id(variant)] = (variant, combos)
+    _LAST_COMBOS[:] = [(variant, combos)]
     return combos
 
 

@@ -75,7 +75,7 @@ def rollout_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
             special, key=lambda i: KIND_VALUE[i // 32 - 1] * (2 if (i & 31) >> 3 == trump else 1)
         )
     trump = state.trump
-    mask = state.masks[seat]
+    mask = state.mask(seat)
     declared = state.declared_suits[seat]
     trick = state.trick
     if not trick:
@@ -203,7 +203,7 @@ def world_likelihood(root: ChouineState, world: ChouineState, seat: Seat) -> flo
     other = 1 - seat
     trump = root.trump
     declared = root.declared_suits[other]
-    mask = world.masks[other]
+    mask = world.mask(other)
     weight = 1.0
     trick = root.trick
     if trick and root.trick_seats[0] == other:

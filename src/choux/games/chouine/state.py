@@ -162,6 +162,18 @@ def _of(name: str) -> str:
 
 
 Declaration = tuple[int, str, int, tuple[int, ...], int]  # seat, kind, suit|-1, cards, points
+#: totals, card points, declared points, last trick's winner, winner, Chouine's winner
+PartieResult = tuple[list[int], list[int], list[int], int | None, int | None, int | None]
+
+
+def result_text(totals: list[int], winner: int | None, chouine: int | None) -> tuple[str, str]:
+    """The reason ("chouine", "egalite", "points") and the French text of a partie's end."""
+    if chouine is not None:
+        text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
+        return CHOUINE, text
+    if winner is None:
+        return "egalite", "Égalité : la partie est rejouée."
+    return "points", f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
 
 
 class ChouineState(State):
@@ -176,6 +188,12 @@ class ChouineState(State):
         """A new match. `blank`: only an empty shell, which `clone` fills."""
         self.variant = variant
         self.n = n = variant.players
+        # per seat (up to 4): the hand as a bit set, the suits it lacks, the cards its play
+        # says it did not hold; plain int fields, which mypyc stores unboxed (an int above
+        # 256 stored in a list is a new object): see `mask`, `masks`, `voids`, `unlikely`
+        self._mask0 = self._mask1 = self._mask2 = self._mask3 = 0
+        self._void0 = self._void1 = self._void2 = self._void3 = 0
+        self._unlikely0 = self._unlikely1 = self._unlikely2 = self._unlikely3 = 0
         if blank:
             self.options = options
             return
@@ -194,10 +212,13 @@ class ChouineState(State):
         self.deals = 0
         self.decided = 0  # parties won (not replayed) in the current manche
         self.manche_number = 1
-        self.last_result: dict[str, JSON] | None = None
-        self.final: Outcome | None = None
+        # the last partie's result as plain values, its dict built when read (`last_result`)
+        self._result: PartieResult | None = None
+        self._result_dict: dict[str, JSON] | None = None
+        self.final: Outcome | None = None  # built when first asked for (`outcome`)
         self.dealer_draw: list[list[tuple[int, int]]] = []
         self.dealer = self._draw_first_dealer()
+        self._new_partie_lists()
         self._start_partie()
 
     @property
@@ -215,6 +236,94 @@ class ChouineState(State):
         self._rng = value
         self._rng_shared = False
         self._reseed = None
+
+    # ------------------------------------------------------------------ per-seat bit sets
+
+    def mask(self, seat: Seat) -> int:
+        """The hand of `seat` as a 32-bit set (`hand_mask(hands[seat])`)."""
+        if seat == 0:
+            return self._mask0
+        if seat == 1:
+            return self._mask1
+        return self._mask2 if seat == 2 else self._mask3
+
+    def set_mask(self, seat: Seat, value: int) -> None:
+        """Store the bit set of `seat`'s hand (whoever changes `hands[seat]` calls it)."""
+        if seat == 0:
+            self._mask0 = value
+        elif seat == 1:
+            self._mask1 = value
+        elif seat == 2:
+            self._mask2 = value
+        else:
+            self._mask3 = value
+
+    def void(self, seat: Seat) -> int:
+        """The suits (4-bit set) `seat` has shown it lacks in phase 2."""
+        if seat == 0:
+            return self._void0
+        if seat == 1:
+            return self._void1
+        return self._void2 if seat == 2 else self._void3
+
+    def _set_void(self, seat: Seat, value: int) -> None:
+        if seat == 0:
+            self._void0 = value
+        elif seat == 1:
+            self._void1 = value
+        elif seat == 2:
+            self._void2 = value
+        else:
+            self._void3 = value
+
+    def unlikely_cards(self, seat: Seat) -> int:
+        """The cards (bit set) that `seat`'s public play suggests it did not hold (`_put`)."""
+        if seat == 0:
+            return self._unlikely0
+        if seat == 1:
+            return self._unlikely1
+        return self._unlikely2 if seat == 2 else self._unlikely3
+
+    def set_unlikely(self, seat: Seat, value: int) -> None:
+        if seat == 0:
+            self._unlikely0 = value
+        elif seat == 1:
+            self._unlikely1 = value
+        elif seat == 2:
+            self._unlikely2 = value
+        else:
+            self._unlikely3 = value
+
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """Every seat's `mask`, a copy (a tuple: write with `set_mask`)."""
+        return tuple([self.mask(s) for s in range(self.n)])
+
+    @property
+    def voids(self) -> tuple[int, ...]:
+        """Every seat's `void`, a copy."""
+        return tuple([self.void(s) for s in range(self.n)])
+
+    @property
+    def unlikely(self) -> tuple[int, ...]:
+        """Every seat's `unlikely_cards`, a copy (a tuple: write with `set_unlikely`)."""
+        return tuple([self.unlikely_cards(s) for s in range(self.n)])
+
+    @property
+    def last_trick(self) -> tuple[list[int], list[int], int] | None:
+        """The last trick of the partie as (seats, cards, winner), a copy; None before it."""
+        if self._last_winner < 0:
+            return None
+        n, leader = self.n, self._last_leader
+        seats = [(leader + i) % n for i in range(len(self._last_cards))]
+        return (seats, self._last_cards[:], self._last_winner)
+
+    @property
+    def trick_seats(self) -> list[int]:
+        """The seats of the current trick's cards, in playing order: play goes round the
+        table from `leader` (a new list; nothing stores it, see `_put`)."""
+        n, leader = self.n, self.leader
+        return [(leader + i) % n for i in range(len(self.trick))]
 
     # ------------------------------------------------------------------ dealing
 
@@ -235,31 +344,21 @@ class ChouineState(State):
     def _start_partie(self) -> None:
         deck = list(DECK)
         shuffle(deck, self.rng)
-        self.chance.append({"deal": codes(deck), "dealer": self.dealer})
+        # the codes by a loop over the list (`codes` takes any iterable: slower compiled)
+        self.chance.append({"deal": [CODES[c] for c in deck], "dealer": self.dealer})
         self.lay_out(deck)
 
-    def lay_out(self, deck: list[int]) -> None:
-        """Deal `deck` (top first): cards one by one from the dealer's left, the next card
-        turned up as trump, the rest as the talon. Resets everything of the partie."""
+    def _new_partie_lists(self) -> None:
+        """The lists of a partie, made once a match: `lay_out` empties them in place (a
+        clone copies every one of them, so none is shared)."""
         n = self.n
-        size = self.variant.hand_size
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(size * n):
-            hands[(self.dealer + 1 + i) % n].append(deck[i])
-        for hand in hands:
-            hand.sort()
-        self.masks = [hand_mask(h) for h in hands]
-        turned = deck[size * n]
-        self.hands = hands
-        self.trump = turned >> 3
-        talon = deck[: size * n : -1]  # the rest of the deck, its last card first
-        talon.insert(0, turned)
-        self.talon = talon
-        self.leader = self.turn = (self.dealer + 1) % n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.talon: list[int] = []
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
-        #: (seats, cards, winner); its lists are never mutated once the trick is over
-        self.last_trick: tuple[list[int], list[int], int] | None = None
+        # the last trick of the partie (see `last_trick`); its lists become the next
+        # trick's once that one is over (no new list a trick)
+        self._last_cards: list[int] = []
+        self._last_leader = 0
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.tricks_won = [0] * n
         self.card_points = [0] * n
@@ -269,9 +368,54 @@ class ChouineState(State):
         self.shown: list[list[int]] = [[] for _ in range(n)]
         self.declarations: list[Declaration] = []
         self.chouines: list[tuple[int, int]] = []
-        self.voids = [0] * n
-        #: per seat, cards its public play suggests it did not hold (see `_infer`)
-        self.unlikely = [0] * n
+
+    def lay_out(self, deck: list[int]) -> None:
+        """Deal `deck` (top first): cards one by one from the dealer's left, the next card
+        turned up as trump, the rest as the talon (`deck` itself becomes the talon).
+        Resets everything of the partie."""
+        n = self.n
+        dealt = self.variant.hand_size * n
+        first = (self.dealer + 1) % n
+        hands = self.hands
+        for k in range(n):  # seat first + k gets the cards k, k + n, k + 2n...
+            seat = first + k if first + k < n else first + k - n
+            hand = hands[seat]
+            hand.clear()
+            i = k
+            while i < dealt:
+                hand.append(deck[i])
+                i += n
+            hand.sort()
+            mask = 0
+            for c in hand:
+                mask |= 1 << c
+            self.set_mask(seat, mask)
+        turned = deck[dealt]
+        self.trump = turned >> 3
+        # the talon: the rest of the deck, its last card first, the turned-up card under it
+        deck.reverse()
+        del deck[len(deck) - dealt - 1 :]
+        deck.insert(0, turned)
+        self.talon = deck
+        self.leader = self.turn = first
+        self.trick.clear()
+        self._last_cards.clear()
+        self._last_winner = -1
+        tricks_won, card_points, decl_points = self.tricks_won, self.card_points, self.decl_points
+        declared_suits, brisque_used = self.declared_suits, self.brisque_used
+        won, shown = self.won, self.shown
+        for s in range(n):
+            tricks_won[s] = 0
+            card_points[s] = 0
+            decl_points[s] = 0
+            declared_suits[s] = 0
+            brisque_used[s] = False
+            won[s].clear()
+            shown[s].clear()
+        self.declarations.clear()
+        self.chouines.clear()
+        self._void0 = self._void1 = self._void2 = self._void3 = 0
+        self._unlikely0 = self._unlikely1 = self._unlikely2 = self._unlikely3 = 0
         self.au_sept = False
         self.stage = PLAY
         self.deals += 1
@@ -304,7 +448,7 @@ class ChouineState(State):
             return []
         hand = self.hands[seat]
         talon = len(self.talon)
-        mask = self.masks[seat]
+        mask = self.mask(seat)
         playable = hand
         if self.trick and talon < self.n:
             legal = phase_two_legal_mask(mask, self.trick, self.trump)
@@ -322,7 +466,7 @@ class ChouineState(State):
     def _legal_ids(self, seat: Seat, playable: list[int]) -> list[int]:
         """The legal ids when a declaration or the seven exchange may be possible: the
         playable cards, then the declarations, then the exchange."""
-        ids = list(playable)
+        ids = playable[:]
         after_chouine = bool(self.chouines)
         for c, kind, _, _ in self.declarations_for(seat, playable):
             if not after_chouine or kind == CHOUINE:
@@ -330,7 +474,7 @@ class ChouineState(State):
         if after_chouine:
             return ids  # the trick is only finished (see AFTER_CHOUINE)
         hand = self.hands[seat]
-        if self.masks[seat] >> (self.trump * 8) & 1 and can_exchange_seven(
+        if self.mask(seat) >> (self.trump * 8) & 1 and can_exchange_seven(
             hand, self.trump, len(self.talon), self.n, self.variant.last_call
         ):
             ids.append(EXCHANGE_ID)
@@ -346,14 +490,14 @@ class ChouineState(State):
             and 0 <= action < 32
             and seat == self.turn
             and self.stage == PLAY
-            and self.masks[seat] >> action & 1
+            and self.mask(seat) >> action & 1
             and not self.chouines
         ):
             trick = self.trick
             if not trick or len(self.talon) >= self.n:
                 self._put(seat, action, False, None)
                 return
-            if phase_two_legal_mask(self.masks[seat], trick, self.trump) >> action & 1:
+            if phase_two_legal_mask(self.mask(seat), trick, self.trump) >> action & 1:
                 self._put(seat, action, True, None)
                 return
         if action == NEXT_DEAL_ID and seat is None and self.stage == BETWEEN:
@@ -375,7 +519,7 @@ class ChouineState(State):
     ) -> list[tuple[int, str, tuple[int, ...], int]]:
         """(card, kind, cards shown, points) that `seat` may declare with one of `playable`."""
         if not may_declare(
-            self.masks[seat], self.variant, self.declared_suits[seat], self.brisque_used[seat]
+            self.mask(seat), self.variant, self.declared_suits[seat], self.brisque_used[seat]
         ):
             return []
         return declarations(
@@ -391,7 +535,27 @@ class ChouineState(State):
         return self.stage == OVER
 
     def outcome(self) -> Outcome | None:
+        if self.final is None and self.stage == OVER:
+            self.final = self._final_outcome()
         return self.final
+
+    @property
+    def last_result(self) -> dict[str, JSON] | None:
+        """The previous partie's result (see the view keys), built when first read."""
+        if self._result_dict is None and self._result is not None:
+            totals, card_points, decl_points, last_winner, winner, chouine = self._result
+            reason, text = result_text(totals, winner, chouine)
+            self._result_dict = {
+                "totals": list(totals),
+                "card_points": list(card_points),
+                "declared_points": list(decl_points),
+                "last_trick_winner": last_winner,
+                "winner": winner,
+                "chouine": chouine,
+                "reason": reason,
+                "text": text,
+            }
+        return self._result_dict
 
     def deadline(self) -> Deadline | None:
         if self.stage == BETWEEN:
@@ -439,7 +603,7 @@ class ChouineState(State):
         taken = self.talon[0]
         hand.remove(seven)
         hand.append(taken)
-        self.masks[seat] ^= (1 << seven) | (1 << taken)
+        self.set_mask(seat, self.mask(seat) ^ (1 << seven) ^ (1 << taken))
         hand.sort()
         self.talon[0] = seven
         self.shown[seat].append(taken)
@@ -488,18 +652,14 @@ class ChouineState(State):
         if closed:
             led = trick[0] >> 3
             if suit != led:
-                voids = self.voids
                 void = 1 << led if suit == trump else (1 << led) | (1 << trump)
-                if voids[seat] | void != voids[seat]:  # stored only when it changes
-                    voids[seat] = voids[seat] | void
+                self._set_void(seat, self.void(seat) | void)
         # what everyone may read from this card (public knowledge, for the bots' sampling
         # of hidden hands): a king or queen played without declaring the mariage of an
         # undeclared suit says its partner was not in hand; a card played while the seven
         # could still be exchanged says the seven of trumps was not in hand
-        # (each stored only when it changes: a stored int above 256 is a new object)
         rank = c & 7
-        unlikely = self.unlikely
-        known = unlikely[seat]
+        known = self.unlikely_cards(seat)
         if QUEEN <= rank <= KING and not self.declared_suits[seat] >> suit & 1:
             known |= 1 << (c ^ 1)  # the king and queen differ in the last bit
         talon = self.talon
@@ -507,20 +667,17 @@ class ChouineState(State):
         seven = trump * 8  # card(SEVEN, trump)
         if size > 2 and size >= self.n and talon[0] != seven:
             known |= 1 << seven
-        if known != unlikely[seat]:
-            unlikely[seat] = known
+        self.set_unlikely(seat, known)
         hand = self.hands[seat]
         i = 0
         while hand[i] != c:  # `hand.remove(c)` without a generic comparison per card
             i += 1
         hand.pop(i)
-        masks = self.masks
-        masks[seat] = masks[seat] ^ (1 << c)
+        self.set_mask(seat, self.mask(seat) ^ (1 << c))
         shown = self.shown[seat]
         if shown and c in shown:
             shown.remove(c)
         trick.append(c)
-        self.trick_seats.append(seat)
         if events is not None:
             events.append(PLAY_EVENTS[seat][c])
         if len(trick) < self.n:
@@ -552,8 +709,8 @@ class ChouineState(State):
         if brisque:
             self.brisque_used[seat] = True
         else:
-            self.declared_suits[seat] |= 1 << suit
-        self.decl_points[seat] += points
+            self.declared_suits[seat] = self.declared_suits[seat] | 1 << suit
+        self.decl_points[seat] = self.decl_points[seat] + points
         self.declarations.append((seat, kind, suit, cards, points))
         shown = self.shown[seat]
         shown.extend(x for x in cards if x not in shown)
@@ -577,10 +734,10 @@ class ChouineState(State):
             a, b = trick
             trump = self.trump
             beats = (b >> 3 == a >> 3 and b > a) or (b >> 3 == trump and a >> 3 != trump)
-            winner = self.trick_seats[1 if beats else 0]
+            winner = 1 - self.leader if beats else self.leader
             gained = POINTS[a] + POINTS[b]
         else:
-            winner = self.trick_seats[trick_winner(trick, self.trump)]
+            winner = (self.leader + trick_winner(trick, self.trump)) % n
             gained = sum([POINTS[c] for c in trick])
         if self.chouines:  # the trick that ends on a Chouine scores nothing
             gained = 0
@@ -588,9 +745,12 @@ class ChouineState(State):
         card_points, tricks_won = self.card_points, self.tricks_won
         card_points[winner] = card_points[winner] + gained
         tricks_won[winner] = tricks_won[winner] + 1
-        self.last_trick = (self.trick_seats, trick, winner)
-        self.trick = []
-        self.trick_seats = []
+        cards = self._last_cards
+        self._last_cards = trick
+        self._last_leader = self.leader
+        self._last_winner = winner
+        cards.clear()
+        self.trick = cards
         if events is not None:
             events.append(trick_event(winner, gained))
         if self.chouines:
@@ -599,7 +759,7 @@ class ChouineState(State):
             return
         talon = self.talon
         if len(talon) >= n:
-            hands, masks = self.hands, self.masks
+            hands = self.hands
             s = winner  # `drawing_order`: the winner first, then in playing order
             for _ in range(n):
                 drawn = talon.pop()
@@ -608,7 +768,7 @@ class ChouineState(State):
                 while i > 0 and hand[i - 1] > drawn:
                     i -= 1
                 hand.insert(i, drawn)
-                masks[s] = masks[s] | (1 << drawn)
+                self.set_mask(s, self.mask(s) | (1 << drawn))
                 s = s + 1 if s + 1 < n else 0
             if events is not None:
                 events.append(DRAW_EVENT)
@@ -643,43 +803,35 @@ class ChouineState(State):
         winner = chouine if chouine is not None else partie_winner(totals)
         if last_winner is not None and events is not None:
             events.append(Event("dix_de_der", f"{{p{last_winner}}} : dix de der.", last_winner))
-        if chouine is not None:
-            reason = CHOUINE
-            text = f"{{p{chouine}}} gagne la partie par la Chouine, quels que soient les points."
-        elif winner is None:
-            reason = "egalite"
-            text = "Égalité : la partie est rejouée."
-        else:
-            reason = "points"
-            text = f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
-        self.last_result = {
-            "totals": totals,
-            "card_points": list(self.card_points),
-            "declared_points": list(self.decl_points),
-            "last_trick_winner": last_winner,
-            "winner": winner,
-            "chouine": chouine,
-            "reason": reason,
-            "text": text,
-        }
+        # copies: `lay_out` empties the partie's lists in place
+        self._result = (
+            totals,
+            self.card_points[:],
+            self.decl_points[:],
+            last_winner,
+            winner,
+            chouine,
+        )
+        self._result_dict = None
         if events is not None:
+            reason, text = result_text(totals, winner, chouine)
             events.append(Event("partie", text, winner, {"totals": list(totals), "reason": reason}))
         self.stage = BETWEEN
         if winner is None:
             return
-        self.partie_wins[winner] += 1
-        self.total_partie_wins[winner] += 1
+        # `wins[i] = wins[i] + 1`: `+=` on a list item is the generic protocol once compiled
+        self.partie_wins[winner] = self.partie_wins[winner] + 1
+        self.total_partie_wins[winner] = self.total_partie_wins[winner] + 1
         self.decided += 1
         manche = self._manche_winner()
         if manche is None:
             return
-        self.manche_wins[manche] += 1
+        self.manche_wins[manche] = self.manche_wins[manche] + 1
         if events is not None:
             score = "–".join(str(w) for w in self.partie_wins)
             events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
         if self.manche_wins[manche] >= self.manches_to_win:
-            self.stage = OVER
-            self.final = self._final_outcome()
+            self.stage = OVER  # its Outcome is built when asked for (`outcome`)
             if events is not None:
                 events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
         else:
@@ -757,8 +909,9 @@ class ChouineState(State):
             {"seat": s, "card": CODES[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)
         ]
         last: LastTrick | None = None
-        if self.last_trick is not None:
-            seats, cards, winner = self.last_trick
+        last_trick = self.last_trick
+        if last_trick is not None:
+            seats, cards, winner = last_trick
             last = {
                 "cards": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, cards, strict=True)],
                 "winner": winner,
@@ -813,11 +966,11 @@ class ChouineState(State):
             "belle_manche": self.manches_to_win > 1
             and all(w == self.manches_to_win - 1 for w in self.manche_wins),
             "scores_visibles": self.scores_visible,
-            "last_result": dict(self.last_result) if self.last_result else None,
+            "last_result": dict(result) if (result := self.last_result) else None,
             "dealer_draw": [
                 [{"seat": s, "card_name": NAMES[c]} for s, c in draws] for draws in self.dealer_draw
             ],
-            "outcome": self.final.to_json() if self.final else None,
+            "outcome": final.to_json() if (final := self.outcome()) else None,
         }
 
     def hidden_cards(self, seat: Seat | None) -> list[int]:
@@ -852,20 +1005,23 @@ class ChouineState(State):
         new.deals = self.deals
         new.decided = self.decided
         new.manche_number = self.manche_number
-        new.last_result = self.last_result
+        new._result = self._result  # never mutated (nor its lists)
+        new._result_dict = self._result_dict
         new.final = self.final
         new.dealer_draw = self.dealer_draw
         new.dealer = self.dealer
         # the partie (see `lay_out`)
         new.hands = [h[:] for h in self.hands]
-        new.masks = self.masks[:]
+        new._mask0, new._mask1 = self._mask0, self._mask1
+        new._mask2, new._mask3 = self._mask2, self._mask3
         new.trump = self.trump
         new.talon = self.talon[:]
         new.leader = self.leader
         new.turn = self.turn
         new.trick = self.trick[:]
-        new.trick_seats = self.trick_seats[:]
-        new.last_trick = self.last_trick
+        new._last_cards = self._last_cards[:]
+        new._last_leader = self._last_leader
+        new._last_winner = self._last_winner
         new.won = [w[:] for w in self.won]
         new.tricks_won = self.tricks_won[:]
         new.card_points = self.card_points[:]
@@ -875,8 +1031,10 @@ class ChouineState(State):
         new.shown = [x[:] for x in self.shown]
         new.declarations = self.declarations[:]
         new.chouines = self.chouines[:]
-        new.voids = self.voids[:]
-        new.unlikely = self.unlikely[:]
+        new._void0, new._void1 = self._void0, self._void1
+        new._void2, new._void3 = self._void2, self._void3
+        new._unlikely0, new._unlikely1 = self._unlikely0, self._unlikely1
+        new._unlikely2, new._unlikely3 = self._unlikely2, self._unlikely3
         new.au_sept = self.au_sept
         new.stage = self.stage
         return new
@@ -893,15 +1051,15 @@ class ChouineState(State):
         keys = {c: rng.random() for c in pool}  # a uniform shuffle, cheaper than rng.shuffle
         pool.sort(key=keys.__getitem__)
         others = [s for s in range(self.n) if s != seat]
-        others.sort(key=lambda s: -bin(self.voids[s]).count("1"))
+        others.sort(key=lambda s: -bin(self.void(s)).count("1"))
         for s in others:
             shown = self.shown[s]
             need = sum(1 for c in self.hands[s] if c not in shown)
-            voids = self.voids[s]
+            voids = self.void(s)
             allowed = [c for c in pool if not voids >> (c >> 3) & 1]
             if len(allowed) < need:
                 allowed = pool[:]
-            unlikely = self.unlikely[s]
+            unlikely = self.unlikely_cards(s)
             if unlikely:
                 # weighted sampling without replacement (Efraimidis-Spirakis): an unlikely
                 # card has a quarter of the weight of the others
@@ -915,7 +1073,8 @@ class ChouineState(State):
                 pool.remove(c)
             new.hands[s] = sorted([*shown, *chosen])
         new.talon = [self.talon[0], *pool] if self.talon else []
-        new.masks = [hand_mask(h) for h in new.hands]
+        for s in range(self.n):
+            new.set_mask(s, hand_mask(new.hands[s]))
         return new
 
     # ------------------------------------------------------------------ snapshot, invariants
@@ -935,8 +1094,8 @@ class ChouineState(State):
             "trick": codes(self.trick),
             "trick_seats": list(self.trick_seats),
             "last_trick": None
-            if self.last_trick is None
-            else [list(self.last_trick[0]), codes(self.last_trick[1]), self.last_trick[2]],
+            if (last := self.last_trick) is None
+            else [last[0], codes(last[1]), last[2]],
             "won": [codes(w) for w in self.won],
             "tricks_won": list(self.tricks_won),
             "card_points": list(self.card_points),
@@ -958,7 +1117,7 @@ class ChouineState(State):
             "decided": self.decided,
             "manche_number": self.manche_number,
             "last_result": self.last_result,
-            "outcome": self.final.to_json() if self.final else None,
+            "outcome": final.to_json() if (final := self.outcome()) else None,
             "chance": list(self.chance),
             "rng": rng_fingerprint(self.rng),
         }
@@ -970,11 +1129,13 @@ class ChouineState(State):
             cards.extend(self.hands[s])
             cards.extend(self.won[s])
             assert all(c in self.hands[s] for c in self.shown[s]), "shown card not in hand"
-            assert self.masks[s] == hand_mask(self.hands[s]), "hand mask out of date"
+            assert self.mask(s) == hand_mask(self.hands[s]), "hand mask out of date"
         assert sorted(cards) == list(DECK), "a card was created or lost"
         if not self.chouines:  # the trick that ends on a Chouine scores nothing
             assert sum(POINTS[c] for w in self.won for c in w) == sum(self.card_points)
         if self.stage == PLAY:
             sizes = {len(h) for h in self.hands}
-            assert len(self.trick) == len(self.trick_seats) < self.n
+            assert len(self.trick) < self.n
+            # play goes round the table from the leader (`trick_seats` relies on it)
+            assert self.turn == (self.leader + len(self.trick)) % self.n, "out of turn"
             assert max(sizes) - min(sizes) <= 1, "hand sizes drifted"

@@ -54,7 +54,8 @@ def arrange(
         rest = [c for c in DECK if c not in used]
         piles[-1].extend(rest)
     state.hands = parsed
-    state.masks = [hand_mask(h) for h in parsed]
+    for seat, hand in enumerate(parsed):
+        state.set_mask(seat, hand_mask(hand))
     if turned is not None:
         state.trump = turned >> 3
         state.talon = [turned, *reversed(drawn)]
