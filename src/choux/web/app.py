@@ -45,7 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.turn_hooks.append(mailer.notify_turn)
         app.state.mailer = mailer
         await service.start()
-        keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.tuned() else None
+        keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.freezing() else None
         try:
             yield
         finally:

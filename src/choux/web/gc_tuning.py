@@ -38,7 +38,7 @@ FULL_GROWTH = 1.5
 #: ...or this long after the previous one, seconds
 FULL_EVERY = 600.0
 
-_tuned = [False]
+_freezing = [False]
 
 
 def tune_gc() -> None:
@@ -47,12 +47,13 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
-    _tuned[0] = True
+    _freezing[0] = os.environ.get("CHOUX_GC_FREEZE", "1") != "0"
 
 
-def tuned() -> bool:
-    """Whether this process is a server that tuned its collector (not a test's app)."""
-    return _tuned[0]
+def freezing() -> bool:
+    """Whether this server process freezes its survivors (`CHOUX_GC_FREEZE=0`: it does
+    not; a test's app never does)."""
+    return _freezing[0]
 
 
 def full_collection() -> tuple[int, float]:
