@@ -48,6 +48,9 @@ EXACT_TALON = 0
 #: the same inside the rollouts of every decision: the policy plays until the talon holds
 #: this many cards, exact play after (0: never)
 EXACT_ROLLOUT_TALON = 0
+#: the budget (worlds × candidates) of a decision whose worlds are all finished exactly,
+#: each costing several solver calls (0: the level's own budget)
+EXACT_SIMULATIONS = 0
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -319,6 +322,11 @@ class ChouineSearch(SearchBot):
         self._world_seed = 0
         #: candidate worlds per sampled world, weighted by the opponent model (1: none)
         self.inference = INFERENCE_CANDIDATES
+        #: exact finish of the worlds from this talon size at the decision, and inside the
+        #: rollouts (two players; 0: never): see `EXACT_TALON`, `EXACT_ROLLOUT_TALON`
+        self.exact_talon = EXACT_TALON
+        self.exact_rollout_talon = EXACT_ROLLOUT_TALON
+        self.exact_simulations = EXACT_SIMULATIONS
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -326,6 +334,18 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
+        if (
+            self.exact_simulations
+            and isinstance(state, ChouineState)
+            and state.n == 2
+            and len(state.talon) <= self.exact_talon
+        ):
+            budget = self.simulations
+            self.simulations = self.exact_simulations
+            try:
+                return super().choose(state, seat)
+            finally:
+                self.simulations = budget
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
@@ -363,9 +383,9 @@ class ChouineSearch(SearchBot):
             rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
-        exact = EXACT_ROLLOUT_TALON
-        if two and len(root.talon) <= EXACT_TALON:
-            exact = EXACT_TALON
+        exact = self.exact_rollout_talon
+        if two and len(root.talon) <= self.exact_talon:
+            exact = self.exact_talon
         while sim.stage == PLAY and sim.deals == deals:
             if exact and two and len(sim.talon) <= exact:
                 cap = MARGIN_CAP
