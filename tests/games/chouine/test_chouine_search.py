@@ -185,7 +185,7 @@ def brute_margin(state: ChouineState, seat: int, cap: int) -> int:
             return cap if result["winner"] == seat else -cap
         totals = result["totals"]
         assert isinstance(totals, list)
-        return max(-cap, min(cap, int(totals[seat]) - int(totals[1 - seat])))  # type: ignore[arg-type]
+        return max(-cap, min(cap, int(totals[seat]) - int(totals[1 - seat])))
     if not state.talon:
         margin = endgame.final_margin(state, seat)
         return max(-cap, min(cap, margin))
