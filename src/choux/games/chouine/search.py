@@ -15,6 +15,10 @@ worth winning with its cheapest winning card.
 Optional inference (`ChouineSearch.inference`, off by default): each world is drawn among
 several candidates in proportion to how well it explains the opponent's last plays under a
 model of a reasonable player (`world_likelihood`); measured no better so far.
+
+Optional exact finish (`ChouineSearch.exact_talon`, off by default): late in phase 1, each
+world is finished by perfect-information alpha-beta (`exact_margin`) instead of the
+rollout policy; measured worse (the all-seeing opponent is a poor model), see docs/perf.md.
 """
 
 from __future__ import annotations
