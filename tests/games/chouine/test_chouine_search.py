@@ -7,13 +7,15 @@ import random
 import pytest
 
 from choux.engine.base import Bot
-from choux.games.chouine import GAME, ChouineState
+from choux.games.chouine import GAME, ChouineState, endgame
 from choux.games.chouine.actions import ACTIONS, Play
 from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
 from choux.games.chouine.cards import parse, parse_all
 from choux.games.chouine.rules import hand_mask
 from choux.games.chouine.search import (
     ChouineSearch,
+    exact_margin,
+    exact_moves,
     play_likelihood,
     rollout_move,
     world_likelihood,
@@ -172,3 +174,55 @@ def test_worlds_that_explain_the_opponents_last_card_weigh_more() -> None:
         world.set_mask(1, hand_mask(world.hands[1]))
         worlds[name] = world_likelihood(state, world, 0)
     assert worlds["small"] > 2 * worlds["ten"] > 0
+
+
+def brute_margin(state: ChouineState, seat: int, cap: int) -> int:
+    """Plain minimax over the same moves as `exact_margin`, the exact solver at the end."""
+    if state.stage != "play":
+        result = state.last_result
+        assert result is not None
+        if result["reason"] == "chouine":
+            return cap if result["winner"] == seat else -cap
+        totals = result["totals"]
+        assert isinstance(totals, list)
+        return max(-cap, min(cap, int(totals[seat]) - int(totals[1 - seat])))
+    if not state.talon:
+        margin = endgame.final_margin(state, seat)
+        return max(-cap, min(cap, margin))
+    values = []
+    for move in exact_moves(state, state.turn):
+        child = state.clone()
+        child.apply_id(state.turn, move)
+        values.append(brute_margin(child, seat, cap))
+    return max(values) if state.turn == seat else min(values)
+
+
+@pytest.mark.parametrize("talon", [2, 4])
+def test_exact_phase_one_search_matches_plain_minimax(talon: int) -> None:
+    rng = random.Random(talon)
+    checked = 0
+    for game in range(12 if talon == 2 else 4):
+        state = GAME.new(2, 500 + game)
+        assert isinstance(state, ChouineState)
+        greedy = GreedyBot(random.Random(game))
+        while state.stage == "play" and len(state.talon) > talon:
+            move = greedy.choose(state, state.turn)
+            assert move is not None
+            state.apply(state.turn, move.action)
+        if state.stage != "play":
+            continue
+        for seat in (0, 1):
+            truth = brute_margin(state, seat, 40)
+            assert exact_margin(state.clone(), seat, -40, 40, 40) == truth
+            # fail-soft in a narrower window: exact inside, a bound on the right side outside
+            low = rng.randint(-40, 30)
+            high = rng.randint(low + 1, 40)
+            value = exact_margin(state.clone(), seat, low, high, 40)
+            if low < truth < high:
+                assert value == truth
+            elif truth <= low:
+                assert truth <= value <= low
+            else:
+                assert high <= value <= truth
+            checked += 1
+    assert checked >= 6

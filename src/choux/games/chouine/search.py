@@ -15,6 +15,10 @@ worth winning with its cheapest winning card.
 Optional inference (`ChouineSearch.inference`, off by default): each world is drawn among
 several candidates in proportion to how well it explains the opponent's last plays under a
 model of a reasonable player (`world_likelihood`); measured no better so far.
+
+Optional exact finish (`ChouineSearch.exact_talon`, off by default): late in phase 1, each
+world is finished by perfect-information alpha-beta (`exact_margin`) instead of the
+rollout policy; measured worse (the all-seeing opponent is a poor model), see docs/perf.md.
 """
 
 from __future__ import annotations
@@ -40,6 +44,17 @@ TRUMP_WORTHY = 10
 #: the exact endgame does not look (a smooth, low-variance signal for the search)
 MARGIN_WEIGHT = 0.01
 MARGIN_CAP = 40
+
+#: two players: once the talon holds at most this many cards at the decision, every world
+#: is finished by exact perfect-information play (`exact_margin`: the rest of phase 1 in the
+#: world's talon order, then the solver) instead of the rollout policy (0: never)
+EXACT_TALON = 0
+#: the same inside the rollouts of every decision: the policy plays until the talon holds
+#: this many cards, exact play after (0: never)
+EXACT_ROLLOUT_TALON = 0
+#: the budget (worlds × candidates) of a decision whose worlds are all finished exactly,
+#: each costing several solver calls (0: the level's own budget)
+EXACT_SIMULATIONS = 0
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -142,6 +157,66 @@ def partie_margin(state: ChouineState, seat: Seat) -> float:
     winner = result["winner"]
     win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
     return win + MARGIN_WEIGHT * margin
+
+
+def exact_moves(state: ChouineState, turn: Seat) -> list[int]:
+    """The moves the exact phase-1 search tries: the seven exchange alone when possible
+    (the rollouts always take it), else every card, declaring with it the best combination
+    it allows (declaring reveals nothing to a player who sees everything); trumps and high
+    cards first (they tend to decide, so alpha-beta cuts sooner)."""
+    ids = state.legal_action_ids(turn)
+    if len(ids) == 1:
+        return [ids[0]]
+    if EXCHANGE_ID in ids:
+        return [EXCHANGE_ID]
+    trump = state.trump
+    best: dict[int, int] = {}
+    best_value: dict[int, int] = {}
+    for i in ids:
+        if 32 <= i < EXCHANGE_ID:
+            c = i & 31
+            value = KIND_VALUE[i // 32 - 1] * (2 if c >> 3 == trump else 1)
+            if value > best_value.get(c, -1):
+                best[c], best_value[c] = i, value
+    cards = [c for c in ids if c < 32]
+    cards.sort(key=lambda c: -((c >> 3 == trump) * 16 + (c & 7)))
+    return [best.get(c, c) for c in cards]
+
+
+def exact_margin(state: ChouineState, seat: Seat, low: int, high: int, cap: int) -> int:
+    """The final margin for `seat`, clamped to [-cap, cap], of the rest of the partie when
+    both players see everything (two players: hands and talon order): alpha-beta over the
+    rest of phase 1, fail-soft in the window (`low`, `high`), the solver of `endgame.py`
+    once the talon is empty. A few tricks of phase 1 only: 25 leaves a trick."""
+    if state.stage != PLAY:
+        result = state.last_result
+        if result is None:
+            return 0
+        if result.get("reason") == "chouine":
+            return cap if result["winner"] == seat else -cap
+        totals = [int(t) for t in result["totals"]]
+        return max(-cap, min(cap, totals[seat] - totals[1 - seat]))
+    if not state.talon:
+        return endgame.bounded_margin(state, seat, low, high, cap)
+    turn = state.turn
+    mine = turn == seat
+    best = -cap - 1 if mine else cap + 1
+    for move in exact_moves(state, turn):
+        child = state.clone()
+        child.apply_id(turn, move)
+        value = exact_margin(child, seat, low, high, cap)
+        if mine:
+            if value > best:
+                best = value
+                if value > low:
+                    low = value
+        elif value < best:
+            best = value
+            if value < high:
+                high = value
+        if low >= high:
+            break
+    return best
 
 
 # --------------------------------------------------------------------------- inference
@@ -251,6 +326,11 @@ class ChouineSearch(SearchBot):
         self._world_seed = 0
         #: candidate worlds per sampled world, weighted by the opponent model (1: none)
         self.inference = INFERENCE_CANDIDATES
+        #: exact finish of the worlds from this talon size at the decision, and inside the
+        #: rollouts (two players; 0: never): see `EXACT_TALON`, `EXACT_ROLLOUT_TALON`
+        self.exact_talon = EXACT_TALON
+        self.exact_rollout_talon = EXACT_ROLLOUT_TALON
+        self.exact_simulations = EXACT_SIMULATIONS
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -258,6 +338,18 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
+        if (
+            self.exact_simulations
+            and isinstance(state, ChouineState)
+            and state.n == 2
+            and len(state.talon) <= self.exact_talon
+        ):
+            budget = self.simulations
+            self.simulations = self.exact_simulations
+            try:
+                return super().choose(state, seat)
+            finally:
+                self.simulations = budget
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
@@ -295,7 +387,13 @@ class ChouineSearch(SearchBot):
             rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
+        exact = self.exact_rollout_talon
+        if two and len(root.talon) <= self.exact_talon:
+            exact = self.exact_talon
         while sim.stage == PLAY and sim.deals == deals:
+            if exact and two and len(sim.talon) <= exact:
+                cap = MARGIN_CAP
+                return win_value(exact_margin(sim, seat, -cap, cap, cap), 2)
             if two and not sim.talon:
                 break
             turn = sim.turn
@@ -307,4 +405,4 @@ def search_bot(rng: random.Random, simulations: int, seconds: float | None) -> C
     return ChouineSearch(rng, simulations=simulations, seconds=seconds)
 
 
-__all__ = ["ChouineSearch", "partie_margin", "rollout_move", "search_bot"]
+__all__ = ["ChouineSearch", "exact_margin", "partie_margin", "rollout_move", "search_bot"]
