@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from choux.engine.base import Bot
 from choux.games.chouine import GAME, ChouineState, endgame
@@ -18,6 +20,7 @@ from choux.games.chouine.search import (
     exact_moves,
     play_likelihood,
     rollout_move,
+    win_value,
     world_likelihood,
 )
 from choux.games.chouine.testing import arrange
@@ -226,3 +229,15 @@ def test_exact_phase_one_search_matches_plain_minimax(talon: int) -> None:
                 assert high <= value <= truth
             checked += 1
     assert checked >= 6
+
+
+@given(margin=st.integers(min_value=-500, max_value=500), players=st.sampled_from([2, 3, 4]))
+def test_a_chouine_is_worth_the_best_win_and_its_loss_the_worst_loss(
+    margin: int, players: int
+) -> None:
+    """A Chouine ends the game at once: the search must never prefer a plain win to it, nor
+    a Chouine against it to a plain loss (they were a bare 1 and 0, under a win by a point)."""
+    won, lost = win_value(endgame.WIN, players), win_value(-endgame.WIN, players)
+    assert lost <= win_value(margin, players) <= won
+    if margin > 0:
+        assert win_value(margin, players) > win_value(0, players) > win_value(-margin, players)

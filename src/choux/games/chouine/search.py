@@ -44,6 +44,10 @@ TRUMP_WORTHY = 10
 #: the exact endgame does not look (a smooth, low-variance signal for the search)
 MARGIN_WEIGHT = 0.01
 MARGIN_CAP = 40
+#: a Chouine ends the game at once: worth at least the best win, its loss at most the
+#: worst loss (it was a bare 1 and 0, below a win by a point and above a loss by one)
+CHOUINE_WON = 1.0 + MARGIN_WEIGHT * MARGIN_CAP
+CHOUINE_LOST = -MARGIN_WEIGHT * MARGIN_CAP
 
 #: two players: once the talon holds at most this many cards at the decision, every world
 #: is finished by exact perfect-information play (`exact_margin`: the rest of phase 1 in the
@@ -130,13 +134,14 @@ def rollout_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
 
 def win_value(margin: int, players: int) -> float:
     """A final margin as the search's value: the partie (1, a tie 1/players, 0) plus a
-    little of the margin; a Chouine is a plain win or loss."""
+    little of the margin, clamped to MARGIN_CAP points; a Chouine (it wins the whole game)
+    is worth at least the best win and its loss at most the worst loss."""
     if margin >= endgame.WIN:
-        return 1.0
+        return CHOUINE_WON
     if margin <= -endgame.WIN:
-        return 0.0
+        return CHOUINE_LOST
     win = 1.0 if margin > 0 else 0.0 if margin < 0 else 1.0 / players
-    return win + MARGIN_WEIGHT * margin
+    return win + MARGIN_WEIGHT * max(-MARGIN_CAP, min(MARGIN_CAP, margin))
 
 
 def partie_margin(state: ChouineState, seat: Seat) -> float:
@@ -151,9 +156,10 @@ def partie_margin(state: ChouineState, seat: Seat) -> float:
         margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
         return 1.0 / state.n + MARGIN_WEIGHT * margin
     if result.get("reason") == "chouine":
-        return 1.0 if result["winner"] == seat else 0.0
+        return CHOUINE_WON if result["winner"] == seat else CHOUINE_LOST
     totals = [int(t) for t in result["totals"]]
     margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+    margin = max(-MARGIN_CAP, min(MARGIN_CAP, margin))
     winner = result["winner"]
     win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
     return win + MARGIN_WEIGHT * margin
