@@ -345,10 +345,10 @@ class RedisPubSub:
         keys = [presence_key(code) for code, _, _ in marks]
         specs = [("+" if here else "-") + str(seat) for _, seat, here in marks]
         try:
-            await asyncio.wait_for(
-                self.scripts["mark"](keys=keys, args=[int(ttl * 1000), self.origin, *specs]),
-                REDIS_PATIENCE * 4,
-            )
+            # a timeout scope, not `wait_for`: no inner task that could finish with an
+            # exception nobody reads when the caller is cancelled (shutdown)
+            async with asyncio.timeout(REDIS_PATIENCE * 4):
+                await self.scripts["mark"](keys=keys, args=[int(ttl * 1000), self.origin, *specs])
         except Exception as error:
             log.warning("could not record presence: %s", error)
 
@@ -360,10 +360,8 @@ class RedisPubSub:
         if not codes:
             return {}
         try:
-            found = await asyncio.wait_for(
-                self.scripts["seen"](keys=[presence_key(code) for code in codes]),
-                REDIS_PATIENCE * 4,
-            )
+            async with asyncio.timeout(REDIS_PATIENCE * 4):
+                found = await self.scripts["seen"](keys=[presence_key(code) for code in codes])
         except Exception:
             return None
         result: dict[str, set[int]] = {}
@@ -395,7 +393,8 @@ class RedisPubSub:
                 pipe.set(key, self.origin, nx=True, px=max(1, int(ttl * 1000)))
                 pipe.get(key)
                 pipe.pttl(key)
-                taken, owner, left = await asyncio.wait_for(pipe.execute(), REDIS_PATIENCE)
+                async with asyncio.timeout(REDIS_PATIENCE):
+                    taken, owner, left = await pipe.execute()
         except Exception as error:
             self.claims_off_until = time.monotonic() + CLAIM_BACKOFF
             log.warning("claim %s: Redis cannot say (%s), going ahead", key, error)
@@ -411,10 +410,10 @@ class RedisPubSub:
         if self.client is None or time.monotonic() < self.claims_off_until:
             return
         try:
-            await asyncio.wait_for(
-                self.scripts["extend"](keys=[key], args=[self.origin, max(1, int(ttl * 1000))]),
-                REDIS_PATIENCE,
-            )
+            async with asyncio.timeout(REDIS_PATIENCE):
+                await self.scripts["extend"](
+                    keys=[key], args=[self.origin, max(1, int(ttl * 1000))]
+                )
         except Exception as error:
             log.warning("could not extend claim %s: %s", key, error)
 
