@@ -97,6 +97,28 @@ class Stats:
     # latencies above include the client's queueing, not only the server's
     lags: list[float] = field(default_factory=list)
     lag_at: list[float] = field(default_factory=list)
+    # this client's own garbage-collection passes during play: (duration s, generation, when)
+    gc_passes: list[tuple[float, int, float]] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def timed_gc(stats: Stats) -> Iterator[None]:
+    """Record every collection of this process while the block runs: a long pass stalls
+    every client socket at once, which the latencies would wrongly count as the server's."""
+    began = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            began[0] = now
+        else:
+            stats.gc_passes.append((now - began[0], info["generation"], time.monotonic()))
+
+    gc.callbacks.append(callback)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(callback)
 
 
 async def open_table(
@@ -251,6 +273,10 @@ async def run_bench(
     del opened_tables
     gc.collect()
     gc.freeze()
+    # and no collection at all while playing: the thousands of sockets opened from here make
+    # full passes of 100-200 ms in this process (measured with `timed_gc`), every socket
+    # stalled at once; a run of a few minutes leaves little garbage behind
+    gc.disable()
     if on_play is not None:
         on_play()  # the tables are open: what is measured starts here
     stop = time.monotonic() + seconds
@@ -286,11 +312,13 @@ async def run_bench(
 
     prober = asyncio.create_task(probe())
     marker = asyncio.create_task(settled())
-    await asyncio.gather(*tasks, return_exceptions=False)
+    with timed_gc(stats):
+        await asyncio.gather(*tasks, return_exceptions=False)
     prober.cancel()
     marker.cancel()
     stats.elapsed = time.monotonic() - started  # type: ignore[attr-defined]
     stats.versions = sum(table.last for table in played)
+    gc.enable()
     gc.unfreeze()
     return stats
 
@@ -305,12 +333,17 @@ def print_timeline(stats: Stats) -> None:
     for lag, at in zip(stats.lags, stats.lag_at, strict=True):
         second = int(at - start)
         worst[second] = max(worst.get(second, 0.0), lag * 1000)
-    print("| second | actions | p99 ms | max ms | client lag max ms |")
+    collected: dict[int, float] = {}
+    for duration, _, at in stats.gc_passes:
+        second = int(at - start)
+        collected[second] = max(collected.get(second, 0.0), duration * 1000)
+    print("| second | actions | p99 ms | max ms | client lag max ms | client GC max ms |")
     for second in sorted(seconds.keys() | worst.keys()):
         done = seconds.get(second, [])
         print(
             f"| {second} | {len(done)} | {percentile(done, 0.99):.1f} | "
-            f"{max(done, default=float('nan')):.1f} | {worst.get(second, float('nan')):.1f} |"
+            f"{max(done, default=float('nan')):.1f} | {worst.get(second, float('nan')):.1f} | "
+            f"{collected.get(second, 0.0):.1f} |"
         )
 
 
@@ -563,6 +596,11 @@ def main() -> None:
     print(
         f"client loop lag (10 ms sleeps): p50 {percentile(lags, 0.5):.1f} ms, p99 "
         f"{percentile(lags, 0.99):.1f} ms, max {max(lags, default=float('nan')):.1f} ms"
+    )
+    passes = sorted(stats.gc_passes, reverse=True)
+    print(
+        f"client GC during play: {len(passes)} passes, {sum(p[0] for p in passes):.2f} s in all,"
+        f" the longest {', '.join(f'{d * 1000:.0f} ms (gen {g})' for d, g, _ in passes[:3])}"
     )
     if args.timeline:
         print_timeline(stats)
