@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,8 +19,9 @@ from choux.web import accounts, days_pages, errors, gc_tuning, learn, pages, pla
 from choux.web.gc_tuning import keep_live_set_frozen
 from choux.web.headers import SecurityHeaders
 from choux.web.mail import Mailer
+from choux.web.middleware import RateLimits, SessionCookie
 from choux.web.push import WebPush
-from choux.web.ratelimits import Limits, limit_requests
+from choux.web.ratelimits import Limits
 from choux.web.session import Sessions
 
 STATIC = Path(__file__).parent / "static"
@@ -70,29 +71,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def too_many(request: Request) -> Response:
         return errors.error_response(request, errors.MESSAGES[429], 429)
 
-    @app.middleware("http")
-    async def rate_limits(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        return await limit_requests(request, call_next, too_many)
-
-    @app.middleware("http")
-    async def session_cookie(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        """Load the visitor's signed cookie, save it back if a route changed it."""
-        if request.url.path.startswith("/static/"):
-            response = await call_next(request)
-            response.headers.setdefault("Cache-Control", "public, max-age=300")
-            return response
-        sessions: Sessions = request.app.state.sessions
-        session = sessions.load(request)
-        request.state.session = session
-        await accounts.attach(request, session)
-        response = await call_next(request)
-        sessions.save(response, session, https=request.url.scheme == "https")
-        return response
-
+    # the last added runs first: security headers, then the cookie, then the budgets
+    app.add_middleware(RateLimits, refuse=too_many)
+    app.add_middleware(SessionCookie)
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 
 from limits import RateLimitItem, parse
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import Response
 
 from choux.play.settings import Settings
 
@@ -88,16 +86,3 @@ def _parse(name: str, text: str) -> RateLimitItem | None:
         raise BadLimit(
             f"Réglage {name} invalide : « {text} » (exemple : 20 per minute)."
         ) from error
-
-
-async def limit_requests(
-    request: Request,
-    call_next: Callable[[Request], Awaitable[Response]],
-    refuse: Callable[[Request], Response],
-) -> Response:
-    """HTTP middleware body: a French 429 when the client is over a POST budget."""
-    limits: Limits = request.app.state.limits
-    kind = limits.kind_of(request)
-    if kind is not None and not await limits.allow(kind, client_key(request)):
-        return refuse(request)
-    return await call_next(request)

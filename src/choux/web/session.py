@@ -132,10 +132,11 @@ class Sessions:
                 )
         return Session(dirty=True)
 
-    def save(self, response: Response, session: Session, https: bool = False) -> None:
-        """Set the cookie if it changed; `Secure` over HTTPS (as a trusted proxy says)."""
+    def set_cookie_header(self, session: Session, https: bool = False) -> str | None:
+        """The `Set-Cookie` value to send if the session changed (None: send nothing);
+        `Secure` over HTTPS (as a trusted proxy says)."""
         if not session.dirty:
-            return
+            return None
         value = self.serializer.dumps(
             {
                 "csrf": session.csrf,
@@ -147,7 +148,8 @@ class Sessions:
                 "invited": session.invited,
             }
         )
-        response.set_cookie(
+        carrier = Response()  # Starlette's own cookie formatting, quoting included
+        carrier.set_cookie(
             COOKIE,
             value,
             max_age=60 * 60 * 24 * 60,
@@ -156,3 +158,4 @@ class Sessions:
             secure=self.secure == "always" or (self.secure == "auto" and https),
             path="/",
         )
+        return carrier.headers["set-cookie"]

@@ -1,0 +1,82 @@
+"""The visitor's cookie and the POST budgets, as pure ASGI middlewares.
+
+They were `@app.middleware("http")` functions. Starlette runs each of those in an anyio
+task group that it cancels once the response is sent, and the cancellation leaves a
+reference cycle of about 40 objects per request (tasks, scopes, a `CancelledError` with its
+traceback and frames). A server that freezes its live set (`gc_tuning`) keeps that garbage
+until its next full collection, whose pause grows with it: 1,000 tables opened through the
+forms left 148,000 such objects and a pause of 0.75 s (docs/perf.md, issue 17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from choux.web import accounts
+from choux.web.ratelimits import Limits, client_key
+from choux.web.session import Sessions
+
+#: how long a browser may keep a static file without asking again, seconds
+STATIC_MAX_AGE = 300
+
+
+class SessionCookie:
+    """Load the visitor's signed cookie into `request.state.session` (with its account)
+    and send it back in the response when a route changed it; static files get a cache
+    lifetime instead."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if request.url.path.startswith("/static/"):
+
+            async def send_cached(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    headers = MutableHeaders(scope=message)
+                    headers.setdefault("Cache-Control", f"public, max-age={STATIC_MAX_AGE}")
+                await send(message)
+
+            await self.app(scope, receive, send_cached)
+            return
+        sessions: Sessions = request.app.state.sessions
+        session = sessions.load(request)
+        request.state.session = session
+        await accounts.attach(request, session)
+        https = request.url.scheme == "https"
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                cookie = sessions.set_cookie_header(session, https=https)
+                if cookie is not None:
+                    MutableHeaders(scope=message).append("set-cookie", cookie)
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+class RateLimits:
+    """Answer `refuse(request)` (a French 429) when the client is over a POST budget."""
+
+    def __init__(self, app: ASGIApp, refuse: Callable[[Request], Response]) -> None:
+        self.app = app
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            request = Request(scope, receive)
+            limits: Limits = request.app.state.limits
+            kind = limits.kind_of(request)
+            if kind is not None and not await limits.allow(kind, client_key(request)):
+                await self.refuse(request)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

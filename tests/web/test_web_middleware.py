@@ -1,0 +1,57 @@
+"""The cookie and rate-limit middlewares leave no reference cycles behind a request.
+
+A server that freezes its live set keeps cyclic garbage until its next full collection,
+whose pause grows with it (issue 17): a request must be freed by reference counts alone.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from webhelpers import settings
+
+from choux.web.app import create_app
+
+#: what a cancelled task group leaves in a cycle (the former `@app.middleware` functions)
+TASK_LEFTOVERS = {"CancelScope", "TaskGroup", "TaskState", "CancelledError", "Task"}
+
+
+@pytest.fixture
+def saved_garbage() -> Iterator[list[object]]:
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        yield gc.garbage
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.collect()
+
+
+async def test_pages_and_forms_leave_no_task_cycles(
+    tmp_path: Path, saved_garbage: list[object]
+) -> None:
+    app = create_app(settings(f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            page = await client.get("/nouvelle?jeu=chouine")
+            match = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+            assert match is not None
+            form = {"csrf": match.group(1), "jeu": "chouine", "joueurs": "2", "pseudo": "Zoé"}
+            form |= {"pendule": "0", "place_0": "human", "place_1": "human"}
+            gc.collect()
+            saved_garbage.clear()
+            for _ in range(10):
+                assert (await client.get("/nouvelle?jeu=chouine")).status_code == 200
+                created = await client.post("/tables", data=form)
+                assert created.status_code == 303, created.text[:300]
+            gc.collect()
+    kinds = Counter(type(o).__name__ for o in saved_garbage)
+    assert not {kind: n for kind, n in kinds.items() if kind in TASK_LEFTOVERS}
