@@ -45,6 +45,12 @@ def libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def action_text(action: Any) -> str:
+    """An action as the log stores it (both backends, every write path): compact JSON,
+    non-ASCII escaped, so that the same action is always the same text."""
+    return json.dumps(action, separators=(",", ":"))
+
+
 def batch_json(batch: Sequence[tuple[Any, ...]]) -> str:
     """The appends `(table_id, seq, seat, action, client_id, ...)` as one JSON text."""
     return orjson.dumps(
@@ -53,7 +59,7 @@ def batch_json(batch: Sequence[tuple[Any, ...]]) -> str:
                 "table_id": args[0],
                 "seq": args[1],
                 "seat": args[2],
-                "action": json.dumps(args[3], separators=(",", ":")),
+                "action": action_text(args[3]),
                 "client_id": args[4],
             }
             for args in batch

@@ -44,7 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from choux import games
-from choux.play.pg_appends import PgAppends
+from choux.play.pg_appends import PgAppends, action_text
 from choux.play.ratings import Standing, entrants, rate
 
 log = logging.getLogger(__name__)
@@ -721,7 +721,7 @@ class Store:
                 "table_id": table_id,
                 "seq": seq,
                 "seat": seat,
-                "action": json.dumps(action, separators=(",", ":")),
+                "action": action_text(action),
                 "client_id": client_id,
                 "created_at": now,
             },
