@@ -63,3 +63,26 @@ def test_a_full_collection_finds_frozen_cycles_and_freezes_again(
     found, pause = full_collection()
     assert garbage() is None and found >= 2 and pause >= 0
     assert gc.get_count()[0] < 100  # what survived is frozen again
+
+
+async def test_growth_alone_triggers_a_full_collection_only_when_it_is_large(
+    monkeypatch: pytest.MonkeyPatch, collector_restored: None
+) -> None:
+    """Half as much memory again is not enough if it is a few megabytes (tables and
+    sockets opening): the pause would buy nothing; 128 MiB more is."""
+    from choux.web import gc_tuning
+
+    mib = 2**20
+    memory = [100 * mib]
+    passes: list[float] = []
+    monkeypatch.setattr(gc_tuning, "resident_bytes", lambda: memory[0])
+    monkeypatch.setattr(gc_tuning, "full_collection", lambda: passes.append(1.0) or (0, 0.0))
+    keeper = asyncio.create_task(gc_tuning.keep_live_set_frozen(every=0.01, full_every=3600))
+    await asyncio.sleep(0.03)
+    memory[0] = 220 * mib  # 2.2 times, but 120 MiB more
+    await asyncio.sleep(0.05)
+    assert passes == []
+    memory[0] = 240 * mib  # 140 MiB more
+    await asyncio.sleep(0.05)
+    keeper.cancel()
+    assert len(passes) == 1  # and the baseline moved to 240 MiB: no second pass

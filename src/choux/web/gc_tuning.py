@@ -13,8 +13,8 @@ generation refills with the live set itself, and about every 10 s a young pass w
 second out of the collector's sight (`gc.freeze`: constant time); frozen objects are
 still freed by their reference counts the moment they die, only reference cycles among
 them wait for the next full collection, which runs when the process's resident memory
-has grown by half or every ten minutes (counting the frozen objects would walk
-them all: tens of milliseconds). Such a pass costs about 0.5 s for 1,000 live tables;
+has grown by half (and by 128 MiB at least) or every ten minutes (counting the frozen
+objects would walk them all: tens of milliseconds). Such a pass costs about 0.5 s for 1,000 live tables;
 once requests stopped leaving cycles behind (`middleware`), play makes no cyclic garbage
 at all, so a pass that finds nothing makes the next one wait longer.
 """
@@ -37,6 +37,10 @@ THRESHOLDS = (20_000, 20, 20)
 FREEZE_EVERY = 1.0
 #: a full collection once resident memory grew by this factor (cycles accumulate)...
 FULL_GROWTH = 1.5
+#: ...and by at least this many bytes (a pause of half a second per 1,000 tables is not
+#: worth a few megabytes: a process that grows because tables and sockets open would
+#: otherwise pay it while they open)...
+FULL_MIN_GROWTH = 128 * 2**20
 #: ...or this long after the previous one, seconds
 FULL_EVERY = 600.0
 
@@ -96,7 +100,10 @@ def next_full_schedule(
 
 
 async def keep_live_set_frozen(
-    every: float = FREEZE_EVERY, growth: float = FULL_GROWTH, full_every: float = FULL_EVERY
+    every: float = FREEZE_EVERY,
+    growth: float = FULL_GROWTH,
+    full_every: float = FULL_EVERY,
+    min_growth: int = FULL_MIN_GROWTH,
 ) -> None:
     """Freeze the survivors every `every` seconds; a full collection now and then, less
     often while they find nothing (`next_full_schedule`)."""
@@ -106,7 +113,7 @@ async def keep_live_set_frozen(
     while True:
         await asyncio.sleep(every)
         gc.freeze()
-        grown = resident_bytes() > baseline * growth > 0
+        grown = resident_bytes() > max(baseline * growth, baseline + min_growth) > 0
         if grown or time.monotonic() - last_full > full_every:
             found, pause = full_collection()
             log.info("full collection: %s unreachable objects, %.0f ms", found, pause * 1000)
