@@ -113,10 +113,20 @@ async def keep_live_set_frozen(
     while True:
         await asyncio.sleep(every)
         gc.freeze()
-        grown = resident_bytes() > max(baseline * growth, baseline + min_growth) > 0
+        resident = resident_bytes()
+        grown = resident > max(baseline * growth, baseline + min_growth) > 0
         if grown or time.monotonic() - last_full > full_every:
             found, pause = full_collection()
-            log.info("full collection: %s unreachable objects, %.0f ms", found, pause * 1000)
+            log.info(
+                "full collection (%s): %s unreachable objects, %.0f ms; resident %.0f MiB"
+                " before, %.0f MiB after, %.0f MiB after the previous one",
+                "memory" if grown else "time",
+                found,
+                pause * 1000,
+                resident / 2**20,
+                resident_bytes() / 2**20,
+                baseline / 2**20,
+            )
             growth, full_every = next_full_schedule(
                 found, gc.get_freeze_count(), growth, full_every, base
             )
