@@ -79,21 +79,32 @@ def resident_bytes() -> int:
         return 0
 
 
+#: a full collection that found fewer unreachable objects than this (a few megabytes) was
+#: a pause for nothing (counting the live objects to compare would walk them all again)
+FULL_FOUND_ENOUGH = 50_000
+#: a full collection that stopped the loop longer than this (seconds) is a warning
+LONG_PAUSE = 0.2
+
+
 def next_full_schedule(
-    found: int, live: int, growth: float, every: float, base: tuple[float, float]
+    found: int, growth: float, every: float, base: tuple[float, float]
 ) -> tuple[float, float]:
     """The growth factor and the interval before the next full collection. A pass that
-    found almost nothing (under 1 % of the live objects) was a pause for nothing, and its
-    length grows with the live set: wait twice as long, up to 8 times the base. A pass
-    that found garbage: back to the base.
+    found almost nothing (`FULL_FOUND_ENOUGH`) was a pause for nothing, and its length
+    grows with the live set: wait twice as long, up to 8 times the base. A pass that found
+    garbage: back to the base.
 
-    >>> next_full_schedule(10, 100_000, 1.5, 600.0, (1.5, 600.0))
+    >>> next_full_schedule(10, 1.5, 600.0, (1.5, 600.0))
     (2.0, 1200.0)
-    >>> next_full_schedule(5_000, 100_000, 2.0, 1200.0, (1.5, 600.0))
+    >>> next_full_schedule(10, 3.0, 2400.0, (1.5, 600.0))
+    (5.0, 4800.0)
+    >>> next_full_schedule(10, 5.0, 4800.0, (1.5, 600.0))
+    (5.0, 4800.0)
+    >>> next_full_schedule(80_000, 5.0, 4800.0, (1.5, 600.0))
     (1.5, 600.0)
     """
     base_growth, base_every = base
-    if found * 100 >= live:
+    if found >= FULL_FOUND_ENOUGH:
         return base
     wider = 1 + min(8 * (base_growth - 1), 2 * (growth - 1))
     return wider, min(8 * base_every, 2 * every)
@@ -117,7 +128,8 @@ async def keep_live_set_frozen(
         grown = resident > max(baseline * growth, baseline + min_growth) > 0
         if grown or time.monotonic() - last_full > full_every:
             found, pause = full_collection()
-            log.info(
+            log.log(
+                logging.WARNING if pause > LONG_PAUSE else logging.INFO,
                 "full collection (%s): %s unreachable objects, %.0f ms; resident %.0f MiB"
                 " before, %.0f MiB after, %.0f MiB after the previous one",
                 "memory" if grown else "time",
@@ -127,7 +139,5 @@ async def keep_live_set_frozen(
                 resident_bytes() / 2**20,
                 baseline / 2**20,
             )
-            growth, full_every = next_full_schedule(
-                found, gc.get_freeze_count(), growth, full_every, base
-            )
+            growth, full_every = next_full_schedule(found, growth, full_every, base)
             baseline, last_full = resident_bytes(), time.monotonic()
