@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from typing import Any, Final
 
 from choux.engine.base import (
@@ -137,6 +138,8 @@ AFTER_CHOUINE: Final = (
     "(jouez votre carte, ou annoncez votre propre Chouine)."
 )
 PAUSE_SECONDS: Final = 6.0
+#: see `ChouineState.__init__` (3.12 and later handle a NULL instance dict themselves)
+_EMPTY_DICT: Final = sys.version_info < (3, 12)
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
 UNLIKELY_POWER: Final = 4
 
@@ -186,6 +189,13 @@ class ChouineState(State):
         self, variant: Variant, options: dict[str, JSON], seed: int, *, blank: bool = False
     ) -> None:
         """A new match. `blank`: only an empty shell, which `clone` fills."""
+        if _EMPTY_DICT and not blank:
+            # first, before any attribute (interpreted, the dict holds them): compiled, the
+            # class has an instance-dict slot (its base `State` is interpreted) left NULL,
+            # and CPython 3.11 then cannot specialize a method lookup (`state.apply_id`) in
+            # interpreted callers (tables, bots, playouts): each one takes the generic path.
+            # With an empty dict (every empty dict shares one key table) it specializes.
+            object.__setattr__(self, "__dict__", {})
         self.variant = variant
         self.n = n = variant.players
         # per seat (up to 4): the hand as a bit set, the suits it lacks, the cards its play
