@@ -108,6 +108,7 @@ from choux.games.chouine.cards import (
     SUIT_SYMBOLS,
     card,
     codes,
+    new_rng,
     shuffle,
 )
 from choux.games.chouine.rules import (
@@ -208,7 +209,7 @@ class ChouineState(State):
             self.options = options
             return
         self.options = dict(options)
-        self._rng = random.Random(seed)
+        self._rng = new_rng(seed)  # `random.Random(seed)`, cheaper
         self._rng_shared = False
         self._reseed: int | None = None  # determinize: seed of a fresh RNG, made on use
         self.chance: list[JSON] = []
@@ -391,14 +392,16 @@ class ChouineState(State):
             seat = first + k if first + k < n else first + k - n
             hand = hands[seat]
             hand.clear()
-            i = k
-            while i < dealt:
-                hand.append(deck[i])
-                i += n
-            hand.sort()
             mask = 0
-            for c in hand:
+            i = k
+            while i < dealt:  # each card inserted in order (no `sort` call for 3-5 cards)
+                c = deck[i]
+                j = len(hand)
+                while j > 0 and hand[j - 1] > c:
+                    j -= 1
+                hand.insert(j, c)
                 mask |= 1 << c
+                i += n
             self.set_mask(seat, mask)
         turned = deck[dealt]
         self.trump = turned >> 3
