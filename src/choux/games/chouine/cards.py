@@ -12,6 +12,7 @@ higher int is a stronger card and ``card >> 3`` is its suit. Codes are rank + su
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable, Iterable
 from typing import Final, cast
@@ -86,6 +87,38 @@ def parse_all(text: str) -> list[int]:
     return [parse(code) for code in text.split()]
 
 
+def new_rng(seed: int) -> random.Random:
+    """`random.Random(seed)`: the same generator in the same state, made without random.py's
+    Python `__init__` and `seed` (for an int seed they only check its type, call the C
+    seeding and set `gauss_next`, as `_seeded` does; their calls were a ninth of the 37,000
+    instructions of a `random.Random(seed)`, most of it the Mersenne Twister's seeding).
+    Checked against `random.Random(seed)` at import, else that is what it returns."""
+    if type(seed) is not int or not _SAME_SEEDING:
+        return random.Random(seed)
+    return _seeded(seed)
+
+
+def _seeded(seed: int) -> random.Random:
+    rng = random.Random.__new__(random.Random)
+    _random.Random.seed(rng, seed)
+    rng.__dict__["gauss_next"] = None
+    return rng
+
+
+def _same_seeding() -> bool:
+    """Whether `_seeded` makes what `random.Random(seed)` makes (checked once, at import)."""
+    for seed in (0, 1, 7, 2**31, 2**32 + 5, 2**70 + 3, -12):
+        ours, theirs = _seeded(seed), random.Random(seed)
+        if type(ours) is not random.Random or vars(ours) != vars(theirs):
+            return False
+        if ours.getstate() != theirs.getstate() or ours.random() != theirs.random():
+            return False
+    return True
+
+
+_SAME_SEEDING: Final = _same_seeding()
+
+
 def shuffle(cards: list[int], rng: random.Random) -> None:
     """`rng.shuffle(cards)`: the same permutation from the same draws of `rng`, without
     `random.py`'s two Python calls per card (deals are the bulk of a random match's cost).
@@ -97,34 +130,78 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
 
 
 def _shuffle(cards: list[int], rng: random.Random) -> None:
-    # random.Random.shuffle with _randbelow_with_getrandbits inlined (drawing the words in
-    # bulk, `getrandbits(32 * m)` read as bytes, was measured: no faster once compiled)
-    # the bit counts are passed as the int objects of `_BIT_LENGTHS` (typed `object`: no
-    # boxing of a native int at each draw once compiled)
+    # random.Random.shuffle with `_randbelow_with_getrandbits` inlined: a draw below n is the
+    # top `n.bit_length()` bits of one 32-bit word of the Mersenne Twister, drawn again while
+    # it is >= n. `rng.random()` draws two words a, b and returns
+    # ((a >> 5) * 2**26 + (b >> 6)) / 2**53: times 2**53 that is an exact int holding the top
+    # 27 bits of a and the top 26 bits of b, so one call serves two draws (half the calls of
+    # one `getrandbits` a draw). While two positions or more are left, both words are surely
+    # used (each position takes one word at least), so no word is drawn that the stdlib's
+    # shuffle would not draw; the last position takes `getrandbits` as the stdlib does.
+    # Checked against `random.shuffle` at import (`_same_draws`), else `shuffle` uses it.
+    # (Also measured: the words in bulk, `getrandbits(32 * m)` read as bytes: slower, the
+    # int-to-bytes conversions cost more than the calls they save.)
     getrandbits = cast(Callable[[object], int], rng.getrandbits)
     items = cast(list[object], cards)  # the swaps move objects: no unboxing once compiled
     i = len(cards) - 1
-    while i > 0:
+    while i >= _PAIRED:  # a draw below 2**26 or more takes 27 bits: one word a call
         n = i + 1
-        k: object = _BIT_LENGTHS[n] if n < 64 else n.bit_length()
+        k: object = n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
         i -= 1
+    if i > 1:
+        rand = rng.random
+        n = i + 1
+        bits = n.bit_length()  # of a draw below n
+        low = 1 << (bits - 1)  # the smallest n of that many bits
+        while i > 1:
+            x = int(rand() * _TWO_53)
+            j = x >> (53 - bits)  # the first word's draw
+            if j < n:
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+                n = i + 1
+                if n < low:
+                    bits -= 1
+                    low >>= 1
+            j = (x & _LOW_26) >> (26 - bits)  # the second word's draw
+            if j < n:
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+                n = i + 1
+                if n < low:
+                    bits -= 1
+                    low >>= 1
+    if i == 1:
+        two = _TWO_BITS
+        j = getrandbits(two)
+        while j >= 2:
+            j = getrandbits(two)
+        items[1], items[j] = items[j], items[1]
 
 
-_BIT_LENGTHS: Final[tuple[object, ...]] = tuple(n.bit_length() for n in range(64))
+#: `_shuffle`: from this index down, draws (26 bits at most) go two to a `random()` call
+_PAIRED: Final = (1 << 26) - 1
+_TWO_53: Final = 9007199254740992.0  # 2**53
+_LOW_26: Final = (1 << 26) - 1
+#: the bits of a draw below 2, as an int object (typed `object`: not boxed again a call)
+_TWO_BITS: Final[object] = (2).bit_length()
 
 
 def _same_draws() -> bool:
     """Whether `_shuffle` matches this Python's `random.shuffle` (checked once, at import)."""
     for seed in range(8):
         ours, theirs = random.Random(seed), random.Random(seed)
-        mine, stdlib = list(range(40)), list(range(40))
-        _shuffle(mine, ours)
-        theirs.shuffle(stdlib)
-        if mine != stdlib or ours.getstate() != theirs.getstate():
+        for size in (1, 2, 3, 5, 32, 40, 300):
+            mine, stdlib = list(range(size)), list(range(size))
+            _shuffle(mine, ours)
+            theirs.shuffle(stdlib)
+            if mine != stdlib:
+                return False
+        if ours.getstate() != theirs.getstate():
             return False
     return True
 

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from typing import Any, Final
 
 from choux.engine.base import (
@@ -107,6 +108,7 @@ from choux.games.chouine.cards import (
     SUIT_SYMBOLS,
     card,
     codes,
+    new_rng,
     shuffle,
 )
 from choux.games.chouine.rules import (
@@ -137,6 +139,8 @@ AFTER_CHOUINE: Final = (
     "(jouez votre carte, ou annoncez votre propre Chouine)."
 )
 PAUSE_SECONDS: Final = 6.0
+#: see `ChouineState.__init__` (3.12 and later handle a NULL instance dict themselves)
+_EMPTY_DICT: Final = sys.version_info < (3, 12)
 #: determinization: a card a seat probably lacks (see `_infer`) weighs 1/UNLIKELY_POWER
 UNLIKELY_POWER: Final = 4
 
@@ -186,6 +190,13 @@ class ChouineState(State):
         self, variant: Variant, options: dict[str, JSON], seed: int, *, blank: bool = False
     ) -> None:
         """A new match. `blank`: only an empty shell, which `clone` fills."""
+        if _EMPTY_DICT and not blank:
+            # first, before any attribute (interpreted, the dict holds them): compiled, the
+            # class has an instance-dict slot (its base `State` is interpreted) left NULL,
+            # and CPython 3.11 then cannot specialize a method lookup (`state.apply_id`) in
+            # interpreted callers (tables, bots, playouts): each one takes the generic path.
+            # With an empty dict (every empty dict shares one key table) it specializes.
+            object.__setattr__(self, "__dict__", {})
         self.variant = variant
         self.n = n = variant.players
         # per seat (up to 4): the hand as a bit set, the suits it lacks, the cards its play
@@ -198,7 +209,7 @@ class ChouineState(State):
             self.options = options
             return
         self.options = dict(options)
-        self._rng = random.Random(seed)
+        self._rng = new_rng(seed)  # `random.Random(seed)`, cheaper
         self._rng_shared = False
         self._reseed: int | None = None  # determinize: seed of a fresh RNG, made on use
         self.chance: list[JSON] = []
@@ -381,14 +392,16 @@ class ChouineState(State):
             seat = first + k if first + k < n else first + k - n
             hand = hands[seat]
             hand.clear()
-            i = k
-            while i < dealt:
-                hand.append(deck[i])
-                i += n
-            hand.sort()
             mask = 0
-            for c in hand:
+            i = k
+            while i < dealt:  # each card inserted in order (no `sort` call for 3-5 cards)
+                c = deck[i]
+                j = len(hand)
+                while j > 0 and hand[j - 1] > c:
+                    j -= 1
+                hand.insert(j, c)
                 mask |= 1 << c
+                i += n
             self.set_mask(seat, mask)
         turned = deck[dealt]
         self.trump = turned >> 3
