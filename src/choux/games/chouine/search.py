@@ -31,7 +31,9 @@ from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
+from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
+from choux.games.chouine.value_weights import VALUE_WEIGHTS
 from choux.games.chouine.variants import CINQUANTE, MARIAGE, QUARTERON, QUINTE, TIERCE, TRENTE
 
 #: weights of the rollout policy: what keeping a card in hand is worth, beyond its points
@@ -59,6 +61,11 @@ EXACT_ROLLOUT_TALON = 0
 #: the budget (worlds × candidates) of a decision whose worlds are all finished exactly,
 #: each costing several solver calls (0: the level's own budget)
 EXACT_SIMULATIONS = 0
+#: two players: a rollout stops once this many tricks are done after the decision (the
+#: talon not yet empty) and the position is valued by the fitted linear evaluation
+#: `value_estimate` instead of being played on (0: never, the rollouts play to the talon's
+#: end as before). Cuts the noise of the policy's play and of the talon's order.
+VALUE_TRICKS = 0
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -163,6 +170,71 @@ def partie_margin(state: ChouineState, seat: Seat) -> float:
     winner = result["winner"]
     win = 1.0 if winner == seat else 1.0 / state.n if winner is None else 0.0
     return win + MARGIN_WEIGHT * margin
+
+
+def _bits(x: int) -> int:
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+def value_features(state: ChouineState, seat: Seat) -> list[float]:
+    """What the fitted evaluation reads of a two-player position at a trick's start, for
+    `seat` (a world of the search: both hands are the world's): a constant; for each side
+    (the seat first) its trumps, their strength, the trump ace and ten, its other brisques,
+    its undeclared pairs (king and queen of a suit) outside trumps and in trumps, the points
+    of its hand; then the margin so far (tens of points) and who leads. (The cards still in
+    the talon are the same for both seats: a model fitted on both seats' views gives them
+    no weight.)"""
+    trump = state.trump
+    shift = trump * 8
+    features = [1.0]
+    for s in (seat, 1 - seat):
+        mask = state.mask(s)
+        trumps = mask >> shift & 0xFF
+        strength = 0
+        points = 0
+        rest = mask
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            rest ^= low
+            points += POINTS[c]
+            if c >> 3 == trump:
+                strength += c & 7
+        pairs = mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[state.declared_suits[s]]
+        trump_pair = pairs >> shift & 0xFF
+        features += [
+            float(_bits(trumps)),
+            float(strength),
+            float(trumps >> 7 & 1),
+            float(trumps >> 6 & 1),
+            float(_bits(mask & BRISQUE_MASK & ~(0xFF << shift))),
+            float(_bits(pairs) - (1 if trump_pair else 0)),
+            1.0 if trump_pair else 0.0,
+            points / 10.0,
+        ]
+    other = 1 - seat
+    mine = state.card_points[seat] + state.decl_points[seat]
+    theirs = state.card_points[other] + state.decl_points[other]
+    features += [(mine - theirs) / 10.0, 1.0 if state.turn == seat else 0.0]
+    return features
+
+
+def value_estimate(state: ChouineState, seat: Seat) -> float | None:
+    """The fitted value (the search's units: `win_value`) of a two-player position at a
+    trick's start with cards still in the talon, for `seat`; None without weights for that
+    talon size. A linear model per talon size, fitted by least squares on rollouts of the
+    policy to the exact end (`bench/chouine_value_fit.py`)."""
+    weights = VALUE_WEIGHTS.get(len(state.talon))
+    if weights is None:
+        return None
+    total = 0.0
+    for w, x in zip(weights, value_features(state, seat), strict=True):
+        total += w * x
+    return max(CHOUINE_LOST, min(CHOUINE_WON, total))
 
 
 def exact_moves(state: ChouineState, turn: Seat) -> list[int]:
@@ -337,6 +409,8 @@ class ChouineSearch(SearchBot):
         self.exact_talon = EXACT_TALON
         self.exact_rollout_talon = EXACT_ROLLOUT_TALON
         self.exact_simulations = EXACT_SIMULATIONS
+        #: rollouts valued by `value_estimate` after this many tricks (0: never)
+        self.value_tricks = VALUE_TRICKS
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -396,12 +470,18 @@ class ChouineSearch(SearchBot):
         exact = self.exact_rollout_talon
         if two and len(root.talon) <= self.exact_talon:
             exact = self.exact_talon
+        # the talon size at which a rollout is cut and valued by the fitted evaluation
+        cut = len(root.talon) - 2 * self.value_tricks if two and self.value_tricks else -1
         while sim.stage == PLAY and sim.deals == deals:
             if exact and two and len(sim.talon) <= exact:
                 cap = MARGIN_CAP
                 return win_value(exact_margin(sim, seat, -cap, cap, cap), 2)
             if two and not sim.talon:
                 break
+            if len(sim.talon) <= cut and not sim.trick and not sim.chouines:
+                value = value_estimate(sim, seat)
+                if value is not None:
+                    return value
             turn = sim.turn
             sim.apply_id(turn, rollout_move(sim, turn, rng))
         return partie_margin(sim, seat)
