@@ -60,9 +60,17 @@ def valuing_expert() -> Bot:
     return bot
 
 
+def answering_expert() -> Bot:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.value_tricks = 2
+    bot.opponent_worlds = 4
+    return bot
+
+
 LEVELS = {
     "greedy": lambda: GreedyBot(random.Random(3)),
     "expert-value": valuing_expert,
+    "expert-opponent": answering_expert,
     "expert": lambda: expert_bot(random.Random(3), 60, None),
     "maitre": lambda: maitre_bot(random.Random(3), 90, None),
     "expert-inference": inferring_expert,
@@ -291,3 +299,27 @@ def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
     value = bot._rollout(state, world, seat)
     assert len(world.talon) == len(state.talon) - 4 and not world.trick
     assert value == value_estimate(world, seat)
+
+
+def test_the_opponent_answers_from_its_own_seat() -> None:
+    """The answer chosen for the opponent in a world depends only on what it can see
+    there: its hand and the public cards, not our other cards nor the talon's order."""
+    state = advance(GAME.new(2, 41), 1, 3)  # type: ignore[arg-type]
+    while state.trick or len(state.talon) > 16:
+        advance(state, 1, 3)
+    seat = state.turn
+    lead = state.legal_action_ids(seat)[0]
+    state.apply_id(seat, lead)
+    opp = state.turn
+    answers = set()
+    for seed in range(6):
+        # the same opponent hand and public cards, the cards it cannot see dealt anew
+        view = state.determinize(opp, random.Random(seed))
+        assert view.hands[opp] == state.hands[opp]
+        bot = expert_bot(random.Random(1), 60, None)
+        bot.opponent_worlds = 6
+        bot._answer_as_opponent(view, opp, random.Random(7))
+        last = view.last_trick
+        assert last is not None and not view.trick
+        answers.add((tuple(last[1]), len(view.declarations)))
+    assert len(answers) == 1

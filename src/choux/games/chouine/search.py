@@ -66,6 +66,11 @@ EXACT_SIMULATIONS = 0
 #: `value_estimate` instead of being played on (0: never, the rollouts play to the talon's
 #: end as before). Cuts the noise of the policy's play and of the talon's order.
 VALUE_TRICKS = 0
+#: two players, phase 1: when the seat leads, the opponent's answer to each candidate in
+#: each world is chosen from what the opponent can see (its hand in that world, the public
+#: cards): each answer valued by `value_estimate` after the trick in this many worlds
+#: re-dealt from its point of view (0: the rollout policy answers, as before)
+OPPONENT_WORLDS = 0
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -411,6 +416,8 @@ class ChouineSearch(SearchBot):
         self.exact_simulations = EXACT_SIMULATIONS
         #: rollouts valued by `value_estimate` after this many tricks (0: never)
         self.value_tricks = VALUE_TRICKS
+        #: worlds of the opponent's own answer to a lead (0: the rollout policy answers)
+        self.opponent_worlds = OPPONENT_WORLDS
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -470,6 +477,16 @@ class ChouineSearch(SearchBot):
         exact = self.exact_rollout_talon
         if two and len(root.talon) <= self.exact_talon:
             exact = self.exact_talon
+        if (
+            self.opponent_worlds
+            and two
+            and len(sim.talon) >= 4
+            and len(sim.trick) == 1
+            and sim.turn != seat
+            and sim.stage == PLAY
+            and not sim.chouines
+        ):
+            self._answer_as_opponent(sim, sim.turn, rng)
         # the talon size at which a rollout is cut and valued by the fitted evaluation
         cut = len(root.talon) - 2 * self.value_tricks if two and self.value_tricks else -1
         while sim.stage == PLAY and sim.deals == deals:
@@ -485,6 +502,31 @@ class ChouineSearch(SearchBot):
             turn = sim.turn
             sim.apply_id(turn, rollout_move(sim, turn, rng))
         return partie_margin(sim, seat)
+
+    def _answer_as_opponent(self, sim: ChouineState, opp: Seat, rng: random.Random) -> None:
+        """Play the opponent's answer to the card led in `sim` as it would choose it from
+        its own seat: every answer valued (for it, by `value_estimate` at the next trick's
+        start) in `opponent_worlds` worlds where what it cannot see (our other cards, the
+        talon) is dealt anew; the best mean is played. The seven exchange first, as the
+        rollout policy does."""
+        ids = sim.legal_action_ids(opp)
+        if EXCHANGE_ID in ids:
+            sim.apply_id(opp, EXCHANGE_ID)
+            ids = sim.legal_action_ids(opp)
+        if len(ids) == 1:
+            sim.apply_id(opp, ids[0])
+            return
+        ids = list(ids)
+        totals = [0.0] * len(ids)
+        for _ in range(self.opponent_worlds):
+            view = sim.determinize(opp, rng)
+            for j, move in enumerate(ids):
+                after = view.clone()
+                after.apply_id(opp, move)
+                value = value_estimate(after, opp) if after.stage == PLAY else None
+                totals[j] += partie_margin(after, opp) if value is None else value
+        best = max(range(len(ids)), key=lambda j: (totals[j], -j))
+        sim.apply_id(opp, ids[best])
 
 
 def search_bot(rng: random.Random, simulations: int, seconds: float | None) -> ChouineSearch:
