@@ -66,6 +66,9 @@ EXACT_SIMULATIONS = 0
 #: `value_estimate` instead of being played on (0: never, the rollouts play to the talon's
 #: end as before). Cuts the noise of the policy's play and of the talon's order.
 VALUE_TRICKS = 0
+#: ... but only where the talon still holds at least this many cards at the cut (below it
+#: the rollout plays on to the solver, which is cheap and exact there)
+VALUE_MIN_TALON = 2
 #: two players, phase 1: when the seat leads, the opponent's answer to each candidate in
 #: each world is chosen from what the opponent can see (its hand in that world, the public
 #: cards): each answer valued by `value_estimate` after the trick in this many worlds
@@ -489,6 +492,8 @@ class ChouineSearch(SearchBot):
             self._answer_as_opponent(sim, sim.turn, rng)
         # the talon size at which a rollout is cut and valued by the fitted evaluation
         cut = len(root.talon) - 2 * self.value_tricks if two and self.value_tricks else -1
+        if cut < VALUE_MIN_TALON:
+            cut = -1
         while sim.stage == PLAY and sim.deals == deals:
             if exact and two and len(sim.talon) <= exact:
                 cap = MARGIN_CAP
