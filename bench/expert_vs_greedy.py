@@ -80,10 +80,15 @@ def report_times(times: list[float]) -> None:
 
 
 def chouine_level(
-    level: str, seed: int, simulations: int | None, inference: int | None = None
+    level: str,
+    seed: int,
+    simulations: int | None,
+    inference: int | None = None,
+    tuning: tuple[tuple[str, int], ...] = (),
 ) -> Bot:
     """A Chouine bot of `level`; the search levels with `simulations` and no clock if given,
-    and `inference` candidate worlds per sampled world if given (1: no inference)."""
+    `inference` candidate worlds per sampled world if given (1: no inference), and the
+    search's attributes of `tuning` (name, value) set on it."""
     game = games.get("chouine")
     bot: Bot
     if simulations is not None and level in ("expert", "maitre"):
@@ -93,6 +98,10 @@ def chouine_level(
         bot = game.make_bot(level, random.Random(seed))
     if inference is not None and isinstance(bot, ChouineSearch):
         bot.inference = inference
+    for name, value in tuning:
+        assert isinstance(bot, ChouineSearch)
+        current = getattr(bot, name)  # an unknown name fails here
+        setattr(bot, name, type(current)(value))
     return bot
 
 
@@ -104,11 +113,12 @@ def play_pair(
     against: str,
     against_simulations: int | None,
     inference: int | None = None,
+    tuning: tuple[tuple[str, int], ...] = (),
 ) -> tuple[float, int, int, list[float], list[float]]:
     """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
     wall and CPU times of its searched decisions)."""
     game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations, inference))
+    timer = Timed(chouine_level(level, seed, simulations, inference, tuning))
     won = 0.0
     ties = margin = 0
     for strong_seat in (0, 1):
@@ -117,7 +127,7 @@ def play_pair(
         bots: list[Bot] = [
             chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
         ]
-        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, inference)
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, inference, tuning)
         bots[strong_seat] = timer
         winner, totals = play_one_deal(state, bots)
         margin += totals[strong_seat] - totals[1 - strong_seat]
@@ -130,7 +140,9 @@ def play_pair(
 
 
 def _pair_task(
-    args: tuple[int, int, int | None, str, str, int | None, int | None],
+    args: tuple[
+        int, int, int | None, str, str, int | None, int | None, tuple[tuple[str, int], ...]
+    ],
 ) -> tuple[float, int, int, list[float], list[float]]:
     return play_pair(*args)
 
@@ -146,6 +158,7 @@ def chouine(
     first: int = 0,
     inference: int | None = None,
     log: str | None = None,
+    tuning: tuple[tuple[str, int], ...] = (),
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped.
     With `jobs` > 1 the pairs are shared among that many processes (same results: each
@@ -160,7 +173,7 @@ def chouine(
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     tasks = [
-        (deal, seed, simulations, level, against, against_simulations, inference)
+        (deal, seed, simulations, level, against, against_simulations, inference, tuning)
         for deal in range(first, first + deals)
     ]
     log_file = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
@@ -274,6 +287,14 @@ def main() -> None:
         default=None,
         help="Chouine: candidate worlds per sampled world of the measured level (1: none)",
     )
+    parser.add_argument(
+        "--bot-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="Chouine: an integer attribute of the measured level's search bot only "
+        "(value_tricks, exact_talon...), its opponent unchanged",
+    )
     parser.add_argument("--log", default=None, help="Chouine: a file for one line per pair")
     parser.add_argument(
         "--set",
@@ -300,6 +321,7 @@ def main() -> None:
             args.first,
             args.inference,
             args.log,
+            tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set)),
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)

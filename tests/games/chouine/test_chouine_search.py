@@ -12,7 +12,7 @@ from choux.engine.base import Bot
 from choux.games.chouine import GAME, ChouineState, endgame
 from choux.games.chouine.actions import ACTIONS, Play
 from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
-from choux.games.chouine.cards import parse, parse_all
+from choux.games.chouine.cards import CODES, parse, parse_all
 from choux.games.chouine.rules import hand_mask
 from choux.games.chouine.search import (
     ChouineSearch,
@@ -20,10 +20,13 @@ from choux.games.chouine.search import (
     exact_moves,
     play_likelihood,
     rollout_move,
+    value_estimate,
+    value_features,
     win_value,
     world_likelihood,
 )
 from choux.games.chouine.testing import arrange
+from choux.games.chouine.value_weights import VALUE_WEIGHTS
 
 
 def advance(state: ChouineState, moves: int, seed: int) -> ChouineState:
@@ -51,8 +54,23 @@ def inferring_expert() -> Bot:
     return bot
 
 
+def valuing_expert() -> Bot:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.value_tricks = 2
+    return bot
+
+
+def answering_expert() -> Bot:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.value_tricks = 2
+    bot.opponent_worlds = 4
+    return bot
+
+
 LEVELS = {
     "greedy": lambda: GreedyBot(random.Random(3)),
+    "expert-value": valuing_expert,
+    "expert-opponent": answering_expert,
     "expert": lambda: expert_bot(random.Random(3), 60, None),
     "maitre": lambda: maitre_bot(random.Random(3), 90, None),
     "expert-inference": inferring_expert,
@@ -241,3 +259,67 @@ def test_a_chouine_is_worth_the_best_win_and_its_loss_the_worst_loss(
     assert lost <= win_value(margin, players) <= won
     if margin > 0:
         assert win_value(margin, players) > win_value(0, players) > win_value(-margin, players)
+
+
+def test_the_fitted_evaluation_has_weights_for_every_talon_of_phase_one() -> None:
+    state = GAME.new(2, 5)
+    assert isinstance(state, ChouineState)
+    size = len(value_features(state, 0))
+    assert sorted(VALUE_WEIGHTS) == list(range(2, 21, 2))
+    assert all(len(w) == size for w in VALUE_WEIGHTS.values())
+
+
+def test_value_features_read_the_two_seats_the_other_way_round() -> None:
+    state = advance(GAME.new(2, 17), 6, 2)  # type: ignore[arg-type]
+    mine, theirs = value_features(state, 0), value_features(state, 1)
+    side = (len(mine) - 3) // 2
+    assert mine[1 : 1 + side] == theirs[1 + side : 1 + 2 * side]
+    assert mine[-2] == -theirs[-2] and mine[-1] + theirs[-1] == 1.0
+
+
+def test_the_fitted_evaluation_prefers_the_hand_with_the_high_trumps() -> None:
+    hands = ["AH TH KH 8S 9C", "7S 8C 9D JD 7C"]
+    used = set(parse_all(" ".join(hands))) | {parse("QH"), parse("7D"), parse("8D")}
+    rest = " ".join(CODES[c] for c in range(32) if c not in used)  # 19 cards to draw
+    state = arrange(2, hands=hands, turned_up="QH", talon=rest, won=["7D", "8D"], leader=0)
+    assert len(state.talon) == 20
+    strong, weak = value_estimate(state, 0), value_estimate(state, 1)
+    assert strong is not None and weak is not None and strong > weak
+
+
+def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
+    state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
+    while state.trick or len(state.talon) > 18:  # to the start of the third trick
+        advance(state, 1, 1)
+    assert len(state.talon) == 18
+    bot = expert_bot(random.Random(1), 60, None)
+    bot.value_tricks = 2
+    seat = state.turn
+    world = state.determinize(seat, random.Random(5))
+    value = bot._rollout(state, world, seat)
+    assert len(world.talon) == len(state.talon) - 4 and not world.trick
+    assert value == value_estimate(world, seat)
+
+
+def test_the_opponent_answers_from_its_own_seat() -> None:
+    """The answer chosen for the opponent in a world depends only on what it can see
+    there: its hand and the public cards, not our other cards nor the talon's order."""
+    state = advance(GAME.new(2, 41), 1, 3)  # type: ignore[arg-type]
+    while state.trick or len(state.talon) > 16:
+        advance(state, 1, 3)
+    seat = state.turn
+    lead = state.legal_action_ids(seat)[0]
+    state.apply_id(seat, lead)
+    opp = state.turn
+    answers = set()
+    for seed in range(6):
+        # the same opponent hand and public cards, the cards it cannot see dealt anew
+        view = state.determinize(opp, random.Random(seed))
+        assert view.hands[opp] == state.hands[opp]
+        bot = expert_bot(random.Random(1), 60, None)
+        bot.opponent_worlds = 6
+        bot._answer_as_opponent(view, opp, random.Random(7))
+        last = view.last_trick
+        assert last is not None and not view.trick
+        answers.add((tuple(last[1]), len(view.declarations)))
+    assert len(answers) == 1

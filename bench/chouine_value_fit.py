@@ -1,0 +1,133 @@
+"""Fit the evaluation that cuts the search's rollouts short (`search.value_estimate`).
+
+Plays `--games` two-player parties with the search's rollout policy (`rollout_move`) on
+both sides until the talon is empty, records at every trick's start the features of both
+seats (`value_features`), and values each party for each seat as the search does at the
+empty talon (the exact solver, `partie_margin`). Then fits one linear model per talon size
+by least squares (a small ridge), in plain Python, and prints for each the mean squared
+error on held-out parties (every fifth) against the bare mean: how much of a rollout's
+noise the evaluation explains. `--write` stores the weights (fitted on all the parties) in
+`src/choux/games/chouine/value_weights.py`.
+
+    .venv/bin/python bench/chouine_value_fit.py --games 20000 --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from choux.games.chouine import GAME, ChouineState
+from choux.games.chouine.search import partie_margin, rollout_move, value_features
+from choux.games.chouine.state import PLAY
+
+WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "src/choux/games/chouine/value_weights.py"
+RIDGE = 1.0
+
+
+def play(seed: int, rng: random.Random) -> list[tuple[int, list[float], float]]:
+    """(talon size, features, value) for both seats at every trick's start of one party."""
+    state = GAME.new(2, seed)
+    assert isinstance(state, ChouineState)
+    points: list[tuple[int, int, list[float]]] = []
+    while state.stage == PLAY and state.talon:
+        if not state.trick and 2 <= len(state.talon) <= 20:
+            for seat in (0, 1):
+                points.append((seat, len(state.talon), value_features(state, seat)))
+        turn = state.turn
+        state.apply_id(turn, rollout_move(state, turn, rng))
+    values = (partie_margin(state, 0), partie_margin(state, 1))
+    return [(talon, x, values[seat]) for seat, talon, x in points]
+
+
+class Fit:
+    """Sums of the normal equations of one least-squares model."""
+
+    def __init__(self, size: int) -> None:
+        self.xtx = [[0.0] * size for _ in range(size)]
+        self.xty = [0.0] * size
+        self.count = 0
+
+    def add(self, x: list[float], y: float) -> None:
+        self.count += 1
+        for i, xi in enumerate(x):
+            if xi:
+                row = self.xtx[i]
+                for j in range(i, len(x)):
+                    row[j] += xi * x[j]
+                self.xty[i] += xi * y
+
+    def solve(self) -> list[float]:
+        size = len(self.xty)
+        a = [[self.xtx[min(i, j)][max(i, j)] for j in range(size)] for i in range(size)]
+        for i in range(1, size):  # no ridge on the constant
+            a[i][i] += RIDGE
+        b = self.xty[:]
+        for col in range(size):  # Gaussian elimination with partial pivoting
+            pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+            a[col], a[pivot] = a[pivot], a[col]
+            b[col], b[pivot] = b[pivot], b[col]
+            for r in range(col + 1, size):
+                f = a[r][col] / a[col][col]
+                if f:
+                    for k in range(col, size):
+                        a[r][k] -= f * a[col][k]
+                    b[r] -= f * b[col]
+        w = [0.0] * size
+        for i in reversed(range(size)):
+            w[i] = (b[i] - sum(a[i][k] * w[k] for k in range(i + 1, size))) / a[i][i]
+        return w
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=500_000, help="first deal's seed")
+    parser.add_argument("--write", action="store_true", help="store the weights")
+    args = parser.parse_args()
+    begin = time.process_time()
+    rng = random.Random(args.seed)
+    train: dict[int, Fit] = {}
+    full: dict[int, Fit] = {}
+    held: list[tuple[int, list[float], float]] = []
+    for game in range(args.games):
+        for talon, x, y in play(args.seed + game, rng):
+            if game % 5 == 4:
+                held.append((talon, x, y))
+            else:
+                train.setdefault(talon, Fit(len(x))).add(x, y)
+            full.setdefault(talon, Fit(len(x))).add(x, y)
+    played = time.process_time() - begin
+    print(f"{args.games} parties, {sum(f.count for f in full.values())} positions, {played:.0f} s")
+    print("talon  train  held-out  MSE(mean)  MSE(fit)  explained")
+    for talon in sorted(train):
+        w = train[talon].solve()
+        rows = [(x, y) for t, x, y in held if t == talon]
+        mean = train[talon].xty[0] / train[talon].count
+        base = sum((y - mean) ** 2 for _, y in rows) / len(rows)
+        err = sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2 for x, y in rows)
+        err /= len(rows)
+        print(
+            f"{talon:5d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
+            f"{100 * (1 - err / base):8.1f} %"
+        )
+    if args.write:
+        lines = [
+            f"    {talon}: ({', '.join(f'{v:.5f}' for v in full[talon].solve())}),"
+            for talon in sorted(full)
+        ]
+        text = WEIGHTS_FILE.read_text()
+        head = text[: text.index("# fmt: off")]
+        body = (
+            "# fmt: off\nVALUE_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
+            + "\n".join(lines)
+            + "\n}\n# fmt: on\n"
+        )
+        WEIGHTS_FILE.write_text(head + body)
+        print(f"weights written to {WEIGHTS_FILE}")
+
+
+if __name__ == "__main__":
+    main()
