@@ -4,6 +4,7 @@ collected by the periodic full collection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import weakref
 from collections.abc import Iterator
@@ -65,11 +66,12 @@ def test_a_full_collection_finds_frozen_cycles_and_freezes_again(
     assert gc.get_count()[0] < 100  # what survived is frozen again
 
 
-async def test_growth_alone_triggers_a_full_collection_only_when_it_is_large(
+async def test_growth_triggers_a_full_collection_only_when_large_and_with_garbage(
     monkeypatch: pytest.MonkeyPatch, collector_restored: None
 ) -> None:
     """Half as much memory again is not enough if it is a few megabytes (tables and
-    sockets opening): the pause would buy nothing; 128 MiB more is."""
+    sockets opening): the pause would buy nothing; 128 MiB more is, once cycles were
+    probably frozen meanwhile."""
     from choux.web import gc_tuning
 
     mib = 2**20
@@ -77,12 +79,50 @@ async def test_growth_alone_triggers_a_full_collection_only_when_it_is_large(
     passes: list[float] = []
     monkeypatch.setattr(gc_tuning, "resident_bytes", lambda: memory[0])
     monkeypatch.setattr(gc_tuning, "full_collection", lambda: passes.append(1.0) or (0, 0.0))
-    keeper = asyncio.create_task(gc_tuning.keep_live_set_frozen(every=0.01, full_every=3600))
+    garbage = gc_tuning.FrozenGarbage()
+    keeper = asyncio.create_task(
+        gc_tuning.keep_live_set_frozen(every=0.01, full_every=3600, garbage=garbage)
+    )
     await asyncio.sleep(0.03)
     memory[0] = 220 * mib  # 2.2 times, but 120 MiB more
     await asyncio.sleep(0.05)
     assert passes == []
-    memory[0] = 240 * mib  # 140 MiB more
+    memory[0] = 240 * mib  # 140 MiB more, but no sign of frozen cycles: live data
+    await asyncio.sleep(0.05)
+    assert passes == []
+    garbage.frozen = gc_tuning.FULL_FOUND_ENOUGH  # cycles were probably frozen
     await asyncio.sleep(0.05)
     keeper.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await keeper
     assert len(passes) == 1  # and the baseline moved to 240 MiB: no second pass
+    assert garbage.frozen == 0.0
+    assert garbage.on_gc not in gc.callbacks
+
+
+def test_the_estimate_learns_from_young_passes(collector_restored: None) -> None:
+    """Young passes that find cycles raise the share; the objects then frozen without a
+    look count as probable garbage in that share; live objects alone keep it near 0."""
+    from choux.web.gc_tuning import FrozenGarbage
+
+    garbage = FrozenGarbage()
+    gc.callbacks.append(garbage.on_gc)
+    gc.disable()  # only the passes below: the youngest generation fills as it would
+    try:
+        gc.collect()
+        kept = [[i] for i in range(5000)]  # live, no cycle
+        gc.collect(0)
+        assert garbage.share < 0.05
+        for _ in range(10):
+            for _ in range(3000):
+                cycle()
+            gc.collect(0)
+        assert garbage.share > 0.3
+        for _ in range(2000):
+            cycle()
+        garbage.freezing()
+        assert garbage.frozen > 0.3 * 4000  # two objects a cycle
+    finally:
+        gc.enable()
+        gc.callbacks.remove(garbage.on_gc)
+    assert len(kept) == 5000

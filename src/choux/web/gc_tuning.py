@@ -13,7 +13,8 @@ generation refills with the live set itself, and about every 10 s a young pass w
 second out of the collector's sight (`gc.freeze`: constant time); frozen objects are
 still freed by their reference counts the moment they die, only reference cycles among
 them wait for the next full collection, which runs when the process's resident memory
-has grown by half (and by 128 MiB at least) or every ten minutes (counting the frozen
+has grown by half (and by 128 MiB at least, with cycles probably frozen meanwhile:
+`FrozenGarbage`) or every ten minutes (counting the frozen
 objects would walk them all: tens of milliseconds). Such a pass costs about 0.5 s for 1,000 live tables;
 once requests stopped leaving cycles behind (`middleware`), play makes no cyclic garbage
 at all, so a pass that finds nothing makes the next one wait longer.
@@ -110,30 +111,78 @@ def next_full_schedule(
     return wider, min(8 * base_every, 2 * every)
 
 
+class FrozenGarbage:
+    """An estimate of the reference cycles frozen since the last full collection. Each
+    young pass says what share of the youngest generation was cyclic garbage; each freeze
+    moves that generation out of sight without a look, so about that share of it is
+    frozen garbage. Memory that grew while this stayed small grew with live tables and
+    sockets, and a full pass would find nothing (one that did found 0 objects in 493 ms,
+    docs/perf.md); a table's objects that die in a cycle long after being frozen are
+    left to the timed passes."""
+
+    #: weight of the latest young pass in the smoothed share
+    SMOOTHING = 0.2
+
+    def __init__(self) -> None:
+        self.share = 0.0  # smoothed share of garbage the young passes found
+        self.frozen = 0.0  # estimated objects of garbage frozen since the last full pass
+        self._examined = 0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """A `gc.callbacks` hook: learn from the youngest generation's passes."""
+        if info["generation"] != 0:
+            return
+        if phase == "start":
+            self._examined = gc.get_count()[0]  # objects it holds, before the pass
+        elif self._examined > 0:
+            found = min(1.0, info["collected"] / self._examined)
+            self.share += self.SMOOTHING * (found - self.share)
+
+    def freezing(self) -> None:
+        """Call just before `gc.freeze()`."""
+        self.frozen += self.share * max(0, gc.get_count()[0])
+
+
 async def keep_live_set_frozen(
     every: float = FREEZE_EVERY,
     growth: float = FULL_GROWTH,
     full_every: float = FULL_EVERY,
     min_growth: int = FULL_MIN_GROWTH,
+    garbage: FrozenGarbage | None = None,
 ) -> None:
     """Freeze the survivors every `every` seconds; a full collection now and then, less
-    often while they find nothing (`next_full_schedule`)."""
+    often while they find nothing (`next_full_schedule`), and on memory growth only when
+    cycles were probably frozen meanwhile (`FrozenGarbage`)."""
+    garbage = garbage or FrozenGarbage()
+    gc.callbacks.append(garbage.on_gc)
+    try:
+        await _keep_frozen(every, growth, full_every, min_growth, garbage)
+    finally:
+        gc.callbacks.remove(garbage.on_gc)
+
+
+async def _keep_frozen(
+    every: float, growth: float, full_every: float, min_growth: int, garbage: FrozenGarbage
+) -> None:
     baseline = resident_bytes()
     last_full = time.monotonic()
     base = (growth, full_every)
     while True:
         await asyncio.sleep(every)
+        garbage.freezing()
         gc.freeze()
         resident = resident_bytes()
         grown = resident > max(baseline * growth, baseline + min_growth) > 0
+        grown = grown and garbage.frozen >= FULL_FOUND_ENOUGH
         if grown or time.monotonic() - last_full > full_every:
             found, pause = full_collection()
             log.log(
                 logging.WARNING if pause > LONG_PAUSE else logging.INFO,
-                "full collection (%s): %s unreachable objects, %.0f ms; resident %.0f MiB"
-                " before, %.0f MiB after, %.0f MiB after the previous one",
+                "full collection (%s): %s unreachable objects (%.0f expected), %.0f ms;"
+                " resident %.0f MiB before, %.0f MiB after, %.0f MiB after the previous one",
                 "memory" if grown else "time",
                 found,
+                garbage.frozen,
                 pause * 1000,
                 resident / 2**20,
                 resident_bytes() / 2**20,
@@ -141,3 +190,4 @@ async def keep_live_set_frozen(
             )
             growth, full_every = next_full_schedule(found, growth, full_every, base)
             baseline, last_full = resident_bytes(), time.monotonic()
+            garbage.frozen = 0.0
