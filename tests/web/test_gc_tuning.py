@@ -120,7 +120,7 @@ def test_the_estimate_learns_from_young_passes(collector_restored: None) -> None
         assert garbage.share > 0.3
         for _ in range(2000):
             cycle()
-        garbage.freezing()
+        garbage.before_freeze()
         assert garbage.frozen > 0.3 * 4000  # two objects a cycle
     finally:
         gc.enable()

@@ -138,8 +138,8 @@ class FrozenGarbage:
             found = min(1.0, info["collected"] / self._examined)
             self.share += self.SMOOTHING * (found - self.share)
 
-    def freezing(self) -> None:
-        """Call just before `gc.freeze()`."""
+    def before_freeze(self) -> None:
+        """Count the young objects `gc.freeze()` is about to move out of sight."""
         self.frozen += self.share * max(0, gc.get_count()[0])
 
 
@@ -169,13 +169,16 @@ async def _keep_frozen(
     base = (growth, full_every)
     while True:
         await asyncio.sleep(every)
-        garbage.freezing()
+        garbage.before_freeze()
         gc.freeze()
         resident = resident_bytes()
-        grown = resident > max(baseline * growth, baseline + min_growth) > 0
-        grown = grown and garbage.frozen >= FULL_FOUND_ENOUGH
+        grown = (
+            resident > max(baseline * growth, baseline + min_growth) > 0
+            and garbage.frozen >= FULL_FOUND_ENOUGH
+        )
         if grown or time.monotonic() - last_full > full_every:
             found, pause = full_collection()
+            after = resident_bytes()
             log.log(
                 logging.WARNING if pause > LONG_PAUSE else logging.INFO,
                 "full collection (%s): %s unreachable objects (%.0f expected), %.0f ms;"
@@ -185,9 +188,9 @@ async def _keep_frozen(
                 garbage.frozen,
                 pause * 1000,
                 resident / 2**20,
-                resident_bytes() / 2**20,
+                after / 2**20,
                 baseline / 2**20,
             )
             growth, full_every = next_full_schedule(found, growth, full_every, base)
-            baseline, last_full = resident_bytes(), time.monotonic()
+            baseline, last_full = after, time.monotonic()
             garbage.frozen = 0.0
