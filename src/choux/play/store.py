@@ -46,6 +46,8 @@ from sqlalchemy.pool import NullPool
 from choux import games
 from choux.play.pg_appends import PgAppends, action_text
 from choux.play.ratings import Standing, entrants, rate
+from choux.play.sqlite_appends import PRAGMAS as SQLITE_PRAGMAS
+from choux.play.sqlite_appends import SqliteAppends
 
 log = logging.getLogger(__name__)
 
@@ -349,10 +351,8 @@ def _rate_in(conn: Any, table_id: int, record: dict[str, Any], now: datetime) ->
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute("PRAGMA foreign_keys=ON")
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
     cursor.close()
 
 
@@ -372,6 +372,8 @@ class Store:
         self.writer_engine: Engine | None = None
         #: PostgreSQL only: the batches of plain appends, written by psycopg on the loop
         self.appends: PgAppends | None = None
+        #: SQLite only: the batches of plain appends, written by sqlite3 in the writer thread
+        self.sqlite_appends: SqliteAppends | None = None
         #: batches committing at once (PostgreSQL: a batch's COMMIT waits for the disk, the
         #: next batch need not wait for it; SQLite has one writer)
         self._writers = asyncio.Semaphore(1)
@@ -388,6 +390,9 @@ class Store:
         if is_sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
             event.listen(writer, "connect", _sqlite_pragmas)
+            path = make_url(sync_url(self.url)).database
+            if path and path != ":memory:":
+                self.sqlite_appends = SqliteAppends(path)
         else:
             # plain appends need no thread on PostgreSQL: one statement and its COMMIT are
             # awaited on the loop (a thread waits for the GIL after each round trip while
@@ -413,6 +418,9 @@ class Store:
         if self.appends is not None:
             await self.appends.close()
             self.appends = None
+        if self.sqlite_appends is not None:
+            self.sqlite_appends.close()
+            self.sqlite_appends = None
 
     @property
     def db(self) -> AsyncEngine:
@@ -618,19 +626,25 @@ class Store:
         except Exception as error:
             log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
             return await asyncio.to_thread(self._write_each, batch)
-        if len(stored) == len(batch):
+        flags = [args[0] in stored for args in batch]
+        if all(flags):
             return [None] * len(batch)  # only here, after the COMMIT, are these outcomes true
-        conflicts = [args for args in batch if args[0] not in stored]
-        checked = await asyncio.to_thread(
-            lambda: [
-                self._after_failure(
-                    args, VersionConflict(f"table {args[0]} is no longer at version {args[1] - 1}")
-                )
-                for args in conflicts
-            ]
-        )
-        found = dict(zip((args[0] for args in conflicts), checked, strict=True))
-        return [None if args[0] in stored else found[args[0]] for args in batch]
+        return await asyncio.to_thread(self._with_conflicts, batch, flags)
+
+    def _with_conflicts(
+        self, batch: list[tuple[Any, ...]], stored: list[bool]
+    ) -> list[int | BaseException | None]:
+        """The outcomes of a committed batch of plain appends, `stored` saying which were
+        written; each one not written is a version conflict, checked as after a failure
+        (it may be this very append, stored by an attempt whose answer was lost)."""
+        return [
+            None
+            if written
+            else self._after_failure(
+                args, VersionConflict(f"table {args[0]} is no longer at version {args[1] - 1}")
+            )
+            for args, written in zip(batch, stored, strict=True)
+        ]
 
     def _write_batch(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
         """In the writer thread: the whole batch in one transaction; if anything fails,
@@ -641,6 +655,13 @@ class Store:
         leaves that unknown): found, it is a success; not found, the caller gets
         `StoreUnavailable` (or `VersionConflict`) and keeps its memory as it was."""
         assert self.writer_engine is not None
+        if self.sqlite_appends is not None and all(args[5] is None for args in batch):
+            try:
+                stored = self.sqlite_appends.append(batch, _now())
+            except Exception as error:
+                log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
+                return self._write_each(batch)
+            return self._with_conflicts(batch, stored)
         try:
             with self.writer_engine.begin() as conn:
                 done: list[int | BaseException | None] = [
