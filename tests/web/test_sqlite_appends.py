@@ -14,6 +14,7 @@ from sqlalchemy import event
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401
 from webhelpers import settings
 
+from choux.play import sqlite_appends
 from choux.play.service import SeatSpec, TableService
 from choux.play.sqlite_appends import SqliteAppends, sqlite_time
 from choux.play.store import Store, StoreUnavailable, VersionConflict
@@ -99,9 +100,8 @@ async def test_a_failed_batch_stores_nothing_and_the_next_one_works(
         assert appends.append(batch[:1], now) == [False]  # the same version again: refused
         assert rows(path, f"select version from tables where id = {ids[0]}") == [(1,)]
         # through the store: the batch fails, each append is tried on its own
-        outcomes = await asyncio.to_thread(
-            store._write_batch,
-            [(ids[0], 2, 1, {"n": 2}, "x", None), (ids[1], 1, 0, {"n": 1}, "y", None)],
+        outcomes = await store._append_plain(
+            [(ids[0], 2, 1, {"n": 2}, "x", None), (ids[1], 1, 0, {"n": 1}, "y", None)]
         )
         assert outcomes[0] is None and isinstance(outcomes[1], StoreUnavailable)
         assert rows(path, f"select version from tables where id = {ids[0]}") == [(2,)]
@@ -109,4 +109,67 @@ async def test_a_failed_batch_stores_nothing_and_the_next_one_works(
         await service.stop()
     finally:
         appends.close()
+        await store.close()
+
+
+async def test_the_loop_never_waits_for_a_lock_another_connection_holds(
+    sqlite_url: str, course: str, tmp_path: Path
+) -> None:
+    """While another connection holds the write lock, the loop's write fails at once and
+    the append is written in the thread once the lock is free; the loop runs meanwhile."""
+    store, service, ids, _ = await open_tables(sqlite_url, course, 1)
+    path = str(tmp_path / "choux.sqlite3")
+    try:
+        appends = store.sqlite_appends
+        assert appends is not None
+        holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            appends.append([(ids[0], 1, 0, {"n": 1}, None)], datetime.now(UTC))
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        async def release() -> None:
+            await asyncio.sleep(0.3)
+            holder.execute("COMMIT")
+
+        ticker = asyncio.create_task(tick())
+        releaser = asyncio.create_task(release())
+        assert await store.append_action(ids[0], 1, 0, {"n": 1}, "c") is None
+        await releaser
+        ticker.cancel()
+        assert ticks >= 10  # the loop was free while the thread waited for the lock
+        assert rows(path, f"select version from tables where id = {ids[0]}") == [(1,)]
+        holder.close()
+        await service.stop()
+    finally:
+        await store.close()
+
+
+async def test_the_wal_is_checkpointed_in_a_thread(
+    sqlite_url: str, course: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_appends, "CHECKPOINT_EVERY", 3)
+    store, service, ids, _ = await open_tables(sqlite_url, course, 1)
+    try:
+        appends = store.sqlite_appends
+        assert appends is not None and appends._connection is not None
+        assert appends._connection.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        assert appends._connection.execute("PRAGMA busy_timeout").fetchone() == (0,)
+        for seq in range(1, 4):
+            await store.append_action(ids[0], seq, 0, {"n": seq}, None)
+        assert store._checkpoint is not None  # the third commit asked for one
+        await store._checkpoint
+        busy, pages, copied = appends.checkpoint()
+        assert busy == 0 and copied == pages  # nothing was left to copy but what is new
+        await store.append_action(ids[0], 4, 0, {"n": 4}, None)
+        row = await store.load_table((await store.table_codes(("live", "open")))[0])
+        assert row is not None and row.version == 4 and len(row.actions) == 4
+        await service.stop()
+    finally:
         await store.close()

@@ -98,11 +98,15 @@ def field_names(cls: type[Action]) -> tuple[str, ...]:
 
 
 class ActionCodec:
-    """Reads untrusted JSON into one of a game's action classes, checking every field."""
+    """Reads untrusted JSON into one of a game's action classes, checking every field.
+
+    Each class's fields and their checks are worked out once (`dataclasses.fields` and
+    `typing.get_origin` cost more than the check itself, and every move is decoded)."""
 
     def __init__(self, *classes: type[Action]) -> None:
         self._classes = {cls.kind: cls for cls in classes}
-        self._hints = {cls.kind: typing.get_type_hints(cls) for cls in classes}
+        self._fields = {cls.kind: _field_checks(cls) for cls in classes}
+        self._names = {cls.kind: frozenset({"type", *field_names(cls)}) for cls in classes}
 
     def from_json(self, data: object) -> Action:
         if not isinstance(data, Mapping):
@@ -111,56 +115,106 @@ class ActionCodec:
         cls = self._classes.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise MalformedAction(f"Action inconnue : {kind!r}.")
-        hints = self._hints[cls.kind]
         values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name not in data:
-                if f.default is not dataclasses.MISSING:
+        for name, required, check in self._fields[cls.kind]:
+            if name not in data:
+                if not required:
                     continue
-                raise MalformedAction(f"Champ manquant dans l'action : {f.name}.")
-            values[f.name] = _coerce(data[f.name], hints[f.name], f.name)
-        extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
-        if extra:
-            raise MalformedAction(f"Champ inattendu dans l'action : {sorted(extra)[0]}.")
+                raise MalformedAction(f"Champ manquant dans l'action : {name}.")
+            values[name] = check(data[name])
+        names = self._names[cls.kind]
+        if not names.issuperset(data):
+            extra = sorted(key for key in data if key not in names)
+            raise MalformedAction(f"Champ inattendu dans l'action : {extra[0]}.")
         return cls(**values)
 
 
-def _coerce(value: object, hint: Any, name: str) -> Any:
-    """Check a JSON value against a field's type hint; tuples arrive as lists."""
+Check = Callable[[object], Any]
+
+
+def _field_checks(cls: type[Action]) -> tuple[tuple[str, bool, Check], ...]:
+    """Each field's name, whether the JSON must give it, and its check."""
+    hints = typing.get_type_hints(cls)
+    return tuple(
+        (
+            f.name,
+            f.default is dataclasses.MISSING,
+            _check_for(hints[f.name], f.name),
+        )
+        for f in dataclasses.fields(cls)
+    )
+
+
+def _check_for(hint: Any, name: str) -> Check:
+    """The check of a JSON value against a field's type hint (tuples arrive as lists):
+    it returns the value to store, or raises MalformedAction in French."""
+    invalid = f"Valeur invalide pour {name}."
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        for option in typing.get_args(hint):
-            try:
-                return _coerce(value, option, name)
-            except MalformedAction:
-                continue
-        raise MalformedAction(f"Valeur invalide pour {name}.")
-    if hint is type(None):
-        if value is None:
-            return None
-        raise MalformedAction(f"Valeur invalide pour {name}.")
+        options = [_check_for(option, name) for option in typing.get_args(hint)]
+
+        def one_of(value: object) -> Any:
+            for option in options:
+                try:
+                    return option(value)
+                except MalformedAction:
+                    continue
+            raise MalformedAction(invalid)
+
+        return one_of
     if origin is tuple:
-        args = typing.get_args(hint)
+        return _tuple_check(typing.get_args(hint), name)
+    simple = _SIMPLE_CHECKS.get(hint)
+    if simple is None:
+        raise TypeError(f"no JSON check for {hint!r} (field {name})")
+
+    def check(value: object) -> Any:
+        ok, stored = simple(value)
+        if ok:
+            return stored
+        raise MalformedAction(invalid)
+
+    return check
+
+
+def _tuple_check(args: tuple[Any, ...], name: str) -> Check:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _check_for(args[0], name)
+        items: list[Check] | None = None
+    else:
+        item = None
+        items = [_check_for(arg, name) for arg in args]
+
+    def check(value: object) -> Any:
         if not isinstance(value, list | tuple) or len(value) > 64:
             raise MalformedAction(f"Liste attendue pour {name}.")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_coerce(v, args[0], name) for v in value)
-        if len(args) != len(value):
+        if item is not None:
+            return tuple(item(v) for v in value)
+        assert items is not None
+        if len(items) != len(value):
             raise MalformedAction(f"Mauvaise longueur pour {name}.")
-        return tuple(_coerce(v, a, name) for v, a in zip(value, args, strict=True))
-    if hint is bool:
-        if isinstance(value, bool):
-            return value
-    elif hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif hint is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    elif hint is str:
-        if isinstance(value, str) and len(value) <= 10_000:
-            return value
-    raise MalformedAction(f"Valeur invalide pour {name}.")
+        return tuple(each(v) for v, each in zip(value, items, strict=True))
+
+    return check
+
+
+def _is_int(value: object) -> tuple[bool, object]:
+    return isinstance(value, int) and not isinstance(value, bool), value
+
+
+def _is_float(value: object) -> tuple[bool, object]:
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    return ok, float(value) if ok else value  # type: ignore[arg-type]
+
+
+#: the scalar types an action field may have, and how a JSON value passes for each
+_SIMPLE_CHECKS: dict[Any, Callable[[object], tuple[bool, object]]] = {
+    type(None): lambda value: (value is None, None),
+    bool: lambda value: (isinstance(value, bool), value),
+    int: _is_int,
+    float: _is_float,
+    str: lambda value: (isinstance(value, str) and len(value) <= 10_000, value),
+}
 
 
 # --------------------------------------------------------------------------- events & outcome

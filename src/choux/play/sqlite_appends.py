@@ -1,13 +1,22 @@
-"""SQLite: batches of plain appends written through a sqlite3 connection of their own.
+"""SQLite: batches of plain appends written by sqlite3 directly, on the event loop.
 
 This is the hottest write of the server (one append for about every version played). The
 generic path, SQLAlchemy Core in the writer thread, cost about 0.45 ms of CPU a version on
 its own (a pooled connection checked out, begin and commit events, two statements through
-the compiled cache, result objects), a third of the server's CPU at 1,000 tables
-(`docs/perf.md`, issue 17). Here the same two statements go to sqlite3 directly, whose
-statement cache keeps them prepared. Game ends (their record and ratings), reads and the
-fallback one append at a time stay on SQLAlchemy: they are rare, and the fallback looks
-for an append whose outcome a failure left unknown.
+the compiled cache, result objects), a third of the server's CPU at 1,000 tables, and the
+hop to the thread and back about 0.2 ms more (`docs/perf.md`, issue 17). Here the same two
+statements go to sqlite3, whose statement cache keeps them prepared, on the loop itself.
+
+That is safe only because such a write never waits: in WAL mode with `synchronous=NORMAL`
+a COMMIT appends to the WAL file without flushing it (a killed process loses nothing
+committed); the connection's busy timeout is 0 (if another connection holds the write
+lock, the batch fails at once, having written nothing, and the caller writes it in the
+thread); and it never checkpoints (`wal_autocheckpoint=0`): the caller asks for a
+checkpoint, run in a thread on a connection of its own, every `CHECKPOINT_EVERY` commits.
+
+Game ends (their record and ratings), reads and the fallback one append at a time stay on
+SQLAlchemy: they are rare, and the fallback looks for an append whose outcome a failure
+left unknown.
 """
 
 from __future__ import annotations
@@ -26,12 +35,19 @@ INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, seat, action, client_id, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?)"
 )
+#: every connection of the store (SQLAlchemy's too)
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA busy_timeout=10000",
     "PRAGMA foreign_keys=ON",
 )
+#: the loop's connection: never wait for a lock, never checkpoint (the busy timeout first,
+#: so that even setting up the connection cannot wait)
+LOOP_ONLY = ("PRAGMA busy_timeout=0", "PRAGMA wal_autocheckpoint=0")
+LOOP_PRAGMAS = (*LOOP_ONLY, *(pragma for pragma in PRAGMAS if "busy_timeout" not in pragma))
+#: about 1,000 WAL pages, SQLite's own default, at a few pages a commit
+CHECKPOINT_EVERY = 250
 
 
 def sqlite_time(moment: datetime) -> str:
@@ -42,12 +58,22 @@ def sqlite_time(moment: datetime) -> str:
 
 class SqliteAppends:
     """One connection in autocommit mode (each batch an explicit `BEGIN IMMEDIATE` ...
-    `COMMIT`), used by one batch at a time from the writer thread. A connection on which
-    a batch failed is closed, not reused: the next batch opens a fresh one."""
+    `COMMIT`), used by one batch at a time from the loop. A connection on which a batch
+    failed is closed, not reused: the next batch opens a fresh one. The checkpoints have
+    a connection of their own, used from one thread at a time."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._connection: sqlite3.Connection | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        #: commits since the last checkpoint was asked for
+        self.commits = 0
+
+    def open(self) -> None:
+        """Connect now, in a thread at startup: this first connection may wait for a lock
+        (to switch the database to WAL, say); later ones, on the loop, may not."""
+        if self._connection is None:
+            self._connection = _connected(self.path, (*PRAGMAS, *LOOP_ONLY))
 
     def append(self, batch: Sequence[tuple[Any, ...]], now: datetime) -> list[bool]:
         """Write the appends `(table_id, seq, seat, action, client_id, ...)` in one
@@ -69,23 +95,53 @@ class SqliteAppends:
                 stored.append(bumped == 1)
             connection.execute("COMMIT")
         except BaseException:
-            self.close()  # rolls back whatever is open; the next batch starts afresh
+            self._drop()  # rolls back whatever is open; the next batch starts afresh
             raise
+        self.commits += 1
         return stored  # only here, after the COMMIT, are these outcomes true
 
-    def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            for pragma in PRAGMAS:
-                connection.execute(pragma)
-        except BaseException:
-            connection.close()
-            raise
-        self._connection = connection
-        return connection
+    def checkpoint_due(self) -> bool:
+        """Whether enough was committed since the last checkpoint (and count it asked)."""
+        if self.commits < CHECKPOINT_EVERY:
+            return False
+        self.commits = 0
+        return True
 
-    def close(self) -> None:
+    def checkpoint(self) -> tuple[int, int, int]:
+        """In a thread: copy the WAL into the database without blocking the writers
+        (PASSIVE); SQLite's answer (busy, pages in the WAL, pages copied)."""
+        if self._checkpointer is None:
+            self._checkpointer = _connected(self.path, PRAGMAS)
+        busy, pages, copied = self._checkpointer.execute(
+            "PRAGMA wal_checkpoint(PASSIVE)"
+        ).fetchone()
+        return int(busy), int(pages), int(copied)
+
+    def _connect(self) -> sqlite3.Connection:
+        self._connection = _connected(self.path, LOOP_PRAGMAS)
+        return self._connection
+
+    def _drop(self) -> None:
         connection, self._connection = self._connection, None
         if connection is not None:
             with contextlib.suppress(Exception):
                 connection.close()
+
+    def close(self) -> None:
+        self._drop()
+        checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None:
+            with contextlib.suppress(Exception):
+                checkpointer.close()
+
+
+def _connected(path: str, pragmas: Sequence[str]) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), set up by `pragmas`."""
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        for pragma in pragmas:
+            connection.execute(pragma)
+    except BaseException:
+        connection.close()
+        raise
+    return connection

@@ -372,8 +372,9 @@ class Store:
         self.writer_engine: Engine | None = None
         #: PostgreSQL only: the batches of plain appends, written by psycopg on the loop
         self.appends: PgAppends | None = None
-        #: SQLite only: the batches of plain appends, written by sqlite3 in the writer thread
+        #: SQLite only: the batches of plain appends, written by sqlite3 on the loop
         self.sqlite_appends: SqliteAppends | None = None
+        self._checkpoint: asyncio.Task[None] | None = None
         #: batches committing at once (PostgreSQL: a batch's COMMIT waits for the disk, the
         #: next batch need not wait for it; SQLite has one writer)
         self._writers = asyncio.Semaphore(1)
@@ -393,6 +394,7 @@ class Store:
             path = make_url(sync_url(self.url)).database
             if path and path != ":memory:":
                 self.sqlite_appends = SqliteAppends(path)
+                await asyncio.to_thread(self.sqlite_appends.open)
         else:
             # plain appends need no thread on PostgreSQL: one statement and its COMMIT are
             # awaited on the loop (a thread waits for the GIL after each round trip while
@@ -418,6 +420,9 @@ class Store:
         if self.appends is not None:
             await self.appends.close()
             self.appends = None
+        if self._checkpoint is not None:
+            await asyncio.wait({self._checkpoint}, timeout=5)
+            self._checkpoint = None
         if self.sqlite_appends is not None:
             self.sqlite_appends.close()
             self.sqlite_appends = None
@@ -590,10 +595,11 @@ class Store:
                 future.set_result(outcome)
 
     async def _outcomes(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
-        """PostgreSQL: the plain appends in one statement on the loop, then the game ends
-        (their record and ratings) in the writer thread; SQLite: everything in the thread."""
+        """The plain appends on the loop (PostgreSQL: one statement; SQLite: one
+        transaction), then the game ends (their record and ratings) in the writer thread."""
         plain = [i for i, args in enumerate(batch) if args[5] is None]
-        if self.appends is None or len({batch[i][0] for i in plain}) < len(plain):
+        on_loop = self.appends is not None or self.sqlite_appends is not None
+        if not on_loop or len({batch[i][0] for i in plain}) < len(plain):
             # (one table twice in a batch: only a direct caller of the store does that)
             return await asyncio.to_thread(self._write_batch, batch)
         ends = [i for i, args in enumerate(batch) if args[5] is not None]
@@ -612,24 +618,47 @@ class Store:
         return outcomes
 
     async def _append_plain(self, batch: list[tuple[Any, ...]]) -> list[int | BaseException | None]:
-        """PostgreSQL: appends without a record, all in one statement, which is its own
-        transaction (autocommit): its answer comes only once it is committed.
+        """Appends without a record, all committed together on the loop (PostgreSQL: one
+        statement, its own transaction in autocommit; SQLite: one transaction that never
+        waits for a lock or the disk, see `sqlite_appends`); the answer comes only once
+        that is committed.
 
         A table that is no longer at the version before its append is not bumped and its
         action not inserted: that append alone is a version conflict (checked as in the
         thread: it may be this very append, stored by an attempt whose answer was lost).
-        If the statement fails, nothing is known: each append is written
+        If the write fails, nothing is known: each append is written
         again on its own in the thread, where a failed one is looked for in the store."""
-        assert self.appends is not None
         try:
-            stored = await self.appends.append(batch, _now())
+            if self.sqlite_appends is not None:
+                flags = self.sqlite_appends.append(batch, _now())
+                self._checkpoint_if_due(self.sqlite_appends)
+            else:
+                assert self.appends is not None
+                stored = await self.appends.append(batch, _now())
+                flags = [args[0] in stored for args in batch]
         except Exception as error:
             log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
             return await asyncio.to_thread(self._write_each, batch)
-        flags = [args[0] in stored for args in batch]
         if all(flags):
             return [None] * len(batch)  # only here, after the COMMIT, are these outcomes true
         return await asyncio.to_thread(self._with_conflicts, batch, flags)
+
+    def _checkpoint_if_due(self, appends: SqliteAppends) -> None:
+        """SQLite: copy the WAL into the database in a thread now and then (the loop's
+        connection never does it: it would wait for the disk)."""
+        if not appends.checkpoint_due() or (
+            self._checkpoint is not None and not self._checkpoint.done()
+        ):
+            return
+        self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint(appends))
+
+    @staticmethod
+    async def _run_checkpoint(appends: SqliteAppends) -> None:
+        try:
+            busy, pages, copied = await asyncio.to_thread(appends.checkpoint)
+            log.debug("WAL checkpoint: busy %s, %s pages, %s copied", busy, pages, copied)
+        except Exception as error:  # a full disk, say: the next one will try again
+            log.warning("the WAL checkpoint failed: %s", error)
 
     def _with_conflicts(
         self, batch: list[tuple[Any, ...]], stored: list[bool]
@@ -655,13 +684,6 @@ class Store:
         leaves that unknown): found, it is a success; not found, the caller gets
         `StoreUnavailable` (or `VersionConflict`) and keeps its memory as it was."""
         assert self.writer_engine is not None
-        if self.sqlite_appends is not None and all(args[5] is None for args in batch):
-            try:
-                stored = self.sqlite_appends.append(batch, _now())
-            except Exception as error:
-                log.info("a batch of %s appends failed (%s): one by one", len(batch), error)
-                return self._write_each(batch)
-            return self._with_conflicts(batch, stored)
         try:
             with self.writer_engine.begin() as conn:
                 done: list[int | BaseException | None] = [

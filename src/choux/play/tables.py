@@ -138,8 +138,9 @@ class LiveTable:
 
     # ------------------------------------------------------------------ messages
 
-    def seats_json(self) -> list[dict[str, Any]]:
-        names = self.names()
+    def seats_json(self, names: list[str] | None = None) -> list[dict[str, Any]]:
+        """The seats as pages show them (`names`: the table's names, if already known)."""
+        names = self.names() if names is None else names
         return [
             {
                 "seat": s.seat,
@@ -225,7 +226,7 @@ class LiveTable:
             "version": self.version,
             "status": self.status,
             "seat": seat,
-            "seats": self.seats_json(),
+            "seats": self.seats_json(names),
             "view": self.state.view(seat),
             "log_from": start,
             "log_to": len(self.log),
