@@ -58,8 +58,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         port=port,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # views are a few KB: compressing costs more CPU than it saves
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        # no protocol pings: the app's own heartbeat (`ws.heartbeat`, spread in time) keeps
+        # every socket alive and closes a silent one; uvicorn pings all the sockets opened in
+        # the same second at the same instant, every 20 s
+        ws_ping_interval=None,
         log_level="warning",
         proxy_headers=True,  # X-Forwarded-Proto/For, believed only from these proxies:
         forwarded_allow_ips=settings.forwarded_allow_ips,

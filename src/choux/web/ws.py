@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -155,9 +156,13 @@ def shared_seat(table: LiveTable, shared: list[tuple[int, str]], wanted: str) ->
 
 
 async def heartbeat(conn: Connection, seconds: float) -> None:
+    """A ping every `seconds`, the first after a random half to one and a half of it:
+    sockets opened in the same second (a server restart, a crowd arriving) would otherwise
+    all be pinged in the same instant, every time (3,000 sockets: a 100-ms pause, issue 17)."""
+    await asyncio.sleep(seconds * (0.5 + random.random()))
     while True:
-        await asyncio.sleep(seconds)
         await conn.send({"type": "ping"})
+        await asyncio.sleep(seconds)
 
 
 async def receive_loop(conn: Connection, service: TableService, seat: int | None) -> None:
