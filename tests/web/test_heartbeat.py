@@ -1,4 +1,5 @@
-"""The server's heartbeat: sockets opened together are not all pinged in the same instant."""
+"""The server's heartbeat: sockets opened together are not all pinged in the same instant,
+and a client that speaks is not pinged."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.times: list[float] = []
+        self.last_heard = asyncio.get_running_loop().time()
 
     async def send(self, message: dict[str, Any]) -> None:
         assert message == {"type": "ping"}
@@ -34,3 +36,18 @@ async def test_sockets_opened_together_are_pinged_at_spread_times() -> None:
     for r in recorders:  # then one ping a period
         gaps = [b - a for a, b in zip(r.times, r.times[1:], strict=False)]
         assert gaps and all(seconds * 0.9 <= gap <= seconds * 1.5 for gap in gaps)
+
+
+async def test_a_client_that_speaks_is_not_pinged() -> None:
+    seconds = 0.1
+    talker, silent = Recorder(), Recorder()
+    tasks = [asyncio.create_task(heartbeat(r, seconds)) for r in (talker, silent)]  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds * 6
+    while loop.time() < end:
+        talker.last_heard = loop.time()  # what the receive loop notes for every message
+        await asyncio.sleep(seconds / 5)
+    for task in tasks:
+        task.cancel()
+    assert talker.times == []
+    assert len(silent.times) >= 4

@@ -63,6 +63,8 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.full = True
         self.speaker: Speaker | None = None
+        #: loop time of the client's last message: a socket that speaks needs no ping
+        self.last_heard = asyncio.get_running_loop().time()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(dumps(message))
@@ -156,12 +158,16 @@ def shared_seat(table: LiveTable, shared: list[tuple[int, str]], wanted: str) ->
 
 
 async def heartbeat(conn: Connection, seconds: float) -> None:
-    """A ping every `seconds`, the first after a random half to one and a half of it:
-    sockets opened in the same second (a server restart, a crowd arriving) would otherwise
-    all be pinged in the same instant, every time (3,000 sockets: a 100-ms pause, issue 17)."""
+    """Every `seconds`, a ping unless the client spoke in the last half of that (its pong,
+    or anything it sends, shows it is there; the receive loop closes a socket silent three
+    times as long). Each socket keeps its own random phase: sockets opened in the same
+    second (a server restart, a crowd arriving) would otherwise all be pinged in the same
+    instant, every time (3,000 sockets: a 100-ms pause, issue 17)."""
+    loop = asyncio.get_running_loop()
     await asyncio.sleep(seconds * (0.5 + random.random()))
     while True:
-        await conn.send({"type": "ping"})
+        if loop.time() - conn.last_heard >= seconds / 2:
+            await conn.send({"type": "ping"})
         await asyncio.sleep(seconds)
 
 
@@ -176,6 +182,7 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             # socket's waiting objects are young, and the GC's young passes walk them all)
             async with asyncio.timeout(timeout):
                 text = await websocket.receive_text()
+            conn.last_heard = asyncio.get_running_loop().time()
         except TimeoutError:
             await websocket.close(code=4408, reason="plus de nouvelles")
             return
