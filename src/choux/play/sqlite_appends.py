@@ -51,9 +51,13 @@ CHECKPOINT_EVERY = 250
 
 
 def sqlite_time(moment: datetime) -> str:
-    """A moment as SQLAlchemy's SQLite `DateTime` stores it (UTC, no offset), so that the
-    rows written here read back exactly like the others."""
-    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
+    """A UTC moment as SQLAlchemy's SQLite `DateTime` stores it (no offset, always the
+    microseconds), so that the rows written here read back exactly like the others.
+
+    >>> sqlite_time(datetime(2026, 12, 2, 6, 5, 4))
+    '2026-12-02 06:05:04.000000'
+    """
+    return moment.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 class SqliteAppends:
