@@ -9,7 +9,7 @@ are imported instead of the ``.py`` files; otherwise nothing changes and the ``.
 run. An edited source is therefore never hidden by a stale build: it runs interpreted
 until ``make`` compiles it again. ``CHOUX_NATIVE=0`` turns compiled modules off.
 
-    .venv/bin/python -m choux.engine.native src/choux/games/chouine/state.py ...
+    .venv/bin/python -m choux.engine.native [--train MODULE] src/choux/games/chouine/state.py ...
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,8 @@ def build(sources: list[str], train: str | None = None) -> None:
     `train`: a module whose ``train()`` runs the compiled modules' typical work. The
     modules are then compiled instrumented first, ``train()`` runs once in a child
     process, and the final build uses its counts (gcc's profile-guided optimization: hot
-    paths together, mypyc's error handling out of the way). If training fails, the final
-    build is the plain one; either way it computes the same."""
+    paths together, mypyc's error handling out of the way). Only with GCC; if anything in
+    it fails, the final build is the plain one. Either way it computes the same."""
     from mypyc.build import mypycify
 
     src = PACKAGE_ROOT.parent
@@ -160,16 +161,17 @@ def build(sources: list[str], train: str | None = None) -> None:
         extensions = mypycify(
             relative, opt_level="3", group_name=GROUP, target_dir=str(BUILD_DIR / "c")
         )
-        flags = CFLAGS
-        if train is not None and _trained(extensions, src, relative, train):
+        if train is not None and _is_gcc() and _trained(extensions, src, relative, train):
             # -fprofile-partial-training: what the training never ran keeps plain -O3
-            flags = [*CFLAGS, "-fprofile-use", "-fprofile-partial-training"]
-            flags += [
-                f"-fprofile-dir={PROFILE_DIR}",
-                "-fprofile-correction",
-                "-Wno-missing-profile",
-            ]
-        _compile(extensions, flags, [])
+            use = [*CFLAGS, "-fprofile-use", "-fprofile-partial-training"]
+            use += [f"-fprofile-dir={PROFILE_DIR}", "-fprofile-correction", "-Wno-missing-profile"]
+            try:
+                _compile(extensions, use, [])
+            except (Exception, SystemExit) as error:  # setuptools exits on a failed compile
+                print(f"warning: the trained build failed ({error}): plain build", flush=True)
+                _compile(extensions, CFLAGS, [])
+        else:
+            _compile(extensions, CFLAGS, [])
     finally:
         os.chdir(here)
     _write_manifest(src, relative)
@@ -198,6 +200,17 @@ def _compile(extensions: list[Any], cflags: list[str], ldflags: list[str]) -> No
             str(BUILD_DIR / "temp"),
         ],
     )
+
+
+def _is_gcc() -> bool:
+    """Whether setuptools compiles with GCC (the profile's flags and files are GCC's; clang,
+    macOS's ``cc``, gets the plain build)."""
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    try:
+        done = subprocess.run([compiler[0], "--version"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return "Free Software Foundation" in done.stdout
 
 
 def _trained(extensions: list[Any], src: Path, relative: list[str], module: str) -> bool:
