@@ -20,7 +20,8 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 	touch $@
 
 # The hot modules compiled with mypyc: the Chouine engine, its exact solver and its search
-# (see src/choux/engine/native.py and docs/perf.md). Rebuilt when they or a module they
+# (see src/choux/engine/native.py and docs/perf.md), trained once on the typical work of
+# choux/games/chouine/pgo.py (gcc's profile-guided build). Rebuilt when they or a module they
 # may import change; a failed build (no C compiler) only warns: they then run interpreted.
 NATIVE := src/choux/games/chouine/cards.py src/choux/games/chouine/rules.py \
 	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py \
@@ -30,7 +31,7 @@ NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py src/choux/ai/*.py) \
 
 $(VENV)/.native: Makefile $(VENV)/.synced $(NATIVE) $(NATIVE_DEPS)
 	@echo "Compiling the Chouine engine with mypyc (a minute or two)..."
-	@$(BIN)/python -m choux.engine.native $(NATIVE) > $(VENV)/native-build.log 2>&1 \
+	@$(BIN)/python -m choux.engine.native --train choux.games.chouine.pgo $(NATIVE) > $(VENV)/native-build.log 2>&1 \
 		|| echo "warning: the mypyc build failed (see $(VENV)/native-build.log): the engine runs interpreted"
 	touch $@
 

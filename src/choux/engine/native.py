@@ -9,7 +9,7 @@ are imported instead of the ``.py`` files; otherwise nothing changes and the ``.
 run. An edited source is therefore never hidden by a stale build: it runs interpreted
 until ``make`` compiles it again. ``CHOUX_NATIVE=0`` turns compiled modules off.
 
-    .venv/bin/python -m choux.engine.native src/choux/games/chouine/state.py ...
+    .venv/bin/python -m choux.engine.native [--train MODULE] src/choux/games/chouine/state.py ...
 """
 
 from __future__ import annotations
@@ -18,8 +18,12 @@ import ast
 import hashlib
 import json
 import os
+import shutil
+import subprocess
 import sys
+import sysconfig
 from pathlib import Path
+from typing import Any
 
 #: the package root (``src/choux``) and where compiled modules and their manifest go
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -128,11 +132,25 @@ def is_compiled(module: str) -> bool:
     return origin.startswith(str(BUILD_DIR)) and not origin.endswith(".py")
 
 
-def build(sources: list[str]) -> None:
+#: C flags added to mypyc's (-O3 -g1): the group's functions bind inside its shared library,
+#: so that one compiled function calls another (and the runtime's helpers) directly and gcc
+#: may inline it, instead of a call through the PLT; only the init functions are exported
+#: (Python's `PyMODINIT_FUNC` marks them visible itself)
+CFLAGS = ["-fvisibility=hidden", "-fno-semantic-interposition"]
+#: the build's profile (gcc's ``.gcda`` counts) while `build` trains it
+PROFILE_DIR = BUILD_DIR / "profile"
+
+
+def build(sources: list[str], train: str | None = None) -> None:
     """Compile `sources` (paths of ``.py`` files under ``src``) with mypyc into BUILD_DIR
-    and write the manifest last (a failed build leaves no manifest: the ``.py`` files run)."""
+    and write the manifest last (a failed build leaves no manifest: the ``.py`` files run).
+
+    `train`: a module whose ``train()`` runs the compiled modules' typical work. The
+    modules are then compiled instrumented first, ``train()`` runs once in a child
+    process, and the final build uses its counts (gcc's profile-guided optimization: hot
+    paths together, mypyc's error handling out of the way). Only with GCC; if anything in
+    it fails, the final build is the plain one. Either way it computes the same."""
     from mypyc.build import mypycify
-    from setuptools import setup  # type: ignore[import-untyped]
 
     src = PACKAGE_ROOT.parent
     relative = sorted(str(Path(s).resolve().relative_to(src)) for s in sources)
@@ -143,19 +161,88 @@ def build(sources: list[str]) -> None:
         extensions = mypycify(
             relative, opt_level="3", group_name=GROUP, target_dir=str(BUILD_DIR / "c")
         )
-        setup(
-            name="choux-native",
-            ext_modules=extensions,
-            script_args=[
-                "build_ext",
-                "--build-lib",
-                str(BUILD_DIR),
-                "--build-temp",
-                str(BUILD_DIR / "temp"),
-            ],
-        )
+        if train is not None and _is_gcc() and _trained(extensions, src, relative, train):
+            # -fprofile-partial-training: what the training never ran keeps plain -O3
+            use = [*CFLAGS, "-fprofile-use", "-fprofile-partial-training"]
+            use += [f"-fprofile-dir={PROFILE_DIR}", "-fprofile-correction", "-Wno-missing-profile"]
+            try:
+                _compile(extensions, use, [])
+            except (Exception, SystemExit) as error:  # setuptools exits on a failed compile
+                print(f"warning: the trained build failed ({error}): plain build", flush=True)
+                _compile(extensions, CFLAGS, [])
+        else:
+            _compile(extensions, CFLAGS, [])
     finally:
         os.chdir(here)
+    _write_manifest(src, relative)
+
+
+def _compile(extensions: list[Any], cflags: list[str], ldflags: list[str]) -> None:
+    """Build mypyc's C extensions (every one again) with extra compile and link flags."""
+    from setuptools import setup  # type: ignore[import-untyped]
+
+    for extension in extensions:
+        base_c = getattr(extension, "_choux_cflags", None)
+        if base_c is None:
+            base_c = extension._choux_cflags = list(extension.extra_compile_args or [])
+            extension._choux_ldflags = list(extension.extra_link_args or [])
+        extension.extra_compile_args = [*base_c, *cflags]
+        extension.extra_link_args = [*extension._choux_ldflags, *ldflags]
+    setup(
+        name="choux-native",
+        ext_modules=extensions,
+        script_args=[
+            "build_ext",
+            "--force",
+            "--build-lib",
+            str(BUILD_DIR),
+            "--build-temp",
+            str(BUILD_DIR / "temp"),
+        ],
+    )
+
+
+def _is_gcc() -> bool:
+    """Whether setuptools compiles with GCC (the profile's flags and files are GCC's; clang,
+    macOS's ``cc``, gets the plain build)."""
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    try:
+        done = subprocess.run([compiler[0], "--version"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return "Free Software Foundation" in done.stdout
+
+
+def _trained(extensions: list[Any], src: Path, relative: list[str], module: str) -> bool:
+    """Build instrumented, then run ``module.train()`` in a child process on that build;
+    whether the profile is there (on any failure the caller makes the plain build)."""
+    shutil.rmtree(PROFILE_DIR, ignore_errors=True)
+    try:
+        _compile(
+            extensions,
+            [
+                *CFLAGS,
+                "-fprofile-generate",
+                "-fprofile-update=single",
+                f"-fprofile-dir={PROFILE_DIR}",
+            ],
+            ["-fprofile-generate"],
+        )
+        _write_manifest(src, relative)
+        env = {**os.environ, "CHOUX_NATIVE": "1"}
+        code = f"import {module} as m; m.train()"
+        done = subprocess.run([sys.executable, "-c", code], env=env, check=False)
+    except (Exception, SystemExit) as error:  # setuptools reports a failed compile by exiting
+        print(f"warning: the instrumented build failed ({error}): plain build", flush=True)
+        return False
+    finally:
+        MANIFEST.unlink(missing_ok=True)
+    if done.returncode != 0:
+        print(f"warning: training the build with {module} failed: plain build", flush=True)
+    return done.returncode == 0
+
+
+def _write_manifest(src: Path, relative: list[str]) -> None:
     depends = sorted(set().union(*map(_imported_sources, relative)) - set(relative))
     manifest = {
         "tag": _tag(),
@@ -166,4 +253,8 @@ def build(sources: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    build(sys.argv[1:])
+    arguments = sys.argv[1:]
+    training = None
+    if arguments[:1] == ["--train"]:
+        training, arguments = arguments[1], arguments[2:]
+    build(arguments, training)

@@ -65,7 +65,7 @@ from __future__ import annotations
 import functools
 import random
 import sys
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from choux.engine.base import (
     JSON,
@@ -685,7 +685,15 @@ class ChouineState(State):
         i = 0
         while hand[i] != c:  # `hand.remove(c)` without a generic comparison per card
             i += 1
-        hand.pop(i)
+        # `hand.pop(i)` goes through CPython's slice assignment (`list_ass_slice`, 180
+        # instructions and a large function to fetch): the later cards move down one by
+        # one as objects (no unboxing), then the last place goes
+        items = cast(list[object], hand)
+        last = len(hand) - 1
+        while i < last:
+            items[i] = items[i + 1]
+            i += 1
+        items.pop()
         self.set_mask(seat, self.mask(seat) ^ (1 << c))
         shown = self.shown[seat]
         if shown and c in shown:
