@@ -8,7 +8,7 @@ finished by the exact solver.
 from __future__ import annotations
 
 #: talon size -> weights, in the order of `search.value_features`
-# fmt: off
+# fmt: off (VALUE_WEIGHTS)
 VALUE_WEIGHTS: dict[int, tuple[float, ...]] = {
     2: (0.45912, 0.08459, 0.04669, -0.10126, -0.07204, -0.00232, 0.25780, 0.27554, 0.05119, -0.08459, -0.04669, 0.10126, 0.07204, 0.00232, -0.25780, -0.27554, -0.05119, 0.10893, 0.08177),
     4: (0.51589, 0.09306, 0.04391, -0.20490, -0.17080, -0.06112, 0.11795, 0.21975, 0.13563, -0.09306, -0.04391, 0.20490, 0.17080, 0.06112, -0.11795, -0.21975, -0.13563, 0.10607, -0.03178),
@@ -22,3 +22,7 @@ VALUE_WEIGHTS: dict[int, tuple[float, ...]] = {
     20: (0.50328, -0.07009, 0.07479, -0.44657, -0.35353, -0.04885, 0.15416, 0.26455, 0.10883, 0.07009, -0.07479, 0.44657, 0.35353, 0.04885, -0.15416, -0.26455, -0.10883, 0.08640, -0.00657),
 }
 # fmt: on
+
+#: the weights the value-greedy rollout policy reads (`search.value_move`): the same as
+#: the cut's evaluation unless a policy-iteration step stores its own
+POLICY_WEIGHTS: dict[int, tuple[float, ...]] = VALUE_WEIGHTS
