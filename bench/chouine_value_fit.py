@@ -149,14 +149,20 @@ def main() -> None:
             for talon in sorted(full)
         ]
         text = WEIGHTS_FILE.read_text()
-        start = text.index(f"# fmt: off ({name})")
-        end = text.index("# fmt: on", start) + len("# fmt: on\n")
         body = (
-            f"# fmt: off ({name})\n{name}: dict[int, tuple[float, ...]] = {{\n"
+            f"# fmt: off\n{name}: dict[int, tuple[float, ...]] = {{\n"
             + "\n".join(lines)
             + "\n}\n# fmt: on\n"
         )
-        WEIGHTS_FILE.write_text(text[:start] + body + text[end:])
+        alias = f"{name}: dict[int, tuple[float, ...]] = VALUE_WEIGHTS\n"
+        if alias in text:  # the policy's weights were the evaluation's
+            text = text.replace(alias, body)
+        else:
+            at = text.index(f"{name}: dict[int, tuple[float, ...]] = {{")
+            start = text.rindex("# fmt: off\n", 0, at)
+            end = text.index("# fmt: on\n", at) + len("# fmt: on\n")
+            text = text[:start] + body + text[end:]
+        WEIGHTS_FILE.write_text(text)
         print(f"{name} written to {WEIGHTS_FILE}")
 
 
