@@ -9,25 +9,39 @@ error on held-out parties (every fifth) against the bare mean: how much of a rol
 noise the evaluation explains. `--write` stores the weights (fitted on all the parties) in
 `src/choux/games/chouine/value_weights.py`.
 
+Policy iteration: `--policy 1` plays the parties with the value-greedy policy
+(`search.value_move`) reading `--policy-weights` (a JSON file of this script's `--out`,
+default the stored `POLICY_WEIGHTS`), so that the fit values that policy's rollouts;
+`--out FILE` writes the weights as JSON (for `bench/expert_vs_greedy.py --weights`),
+`--write-policy` stores them as the policy's weights.
+
     .venv/bin/python bench/chouine_value_fit.py --games 20000 --write
+    .venv/bin/python bench/chouine_value_fit.py --games 20000 --policy 1 --out /tmp/v1.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from pathlib import Path
 
-from choux.games.chouine import GAME, ChouineState
-from choux.games.chouine.search import partie_margin, rollout_move, value_features
+from choux.games.chouine import GAME, ChouineState, search
+from choux.games.chouine.search import partie_margin, rollout_move, value_features, value_move
 from choux.games.chouine.state import PLAY
 
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "src/choux/games/chouine/value_weights.py"
 RIDGE = 1.0
 
 
-def play(seed: int, rng: random.Random) -> list[tuple[int, list[float], float]]:
+def load_weights(path: str) -> dict[int, tuple[float, ...]]:
+    """A weights file of `--out`: talon size -> weights."""
+    data = json.loads(Path(path).read_text())
+    return {int(k): tuple(float(x) for x in v) for k, v in data.items()}
+
+
+def play(seed: int, rng: random.Random, policy: int = 0) -> list[tuple[int, list[float], float]]:
     """(talon size, features, value) for both seats at every trick's start of one party."""
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
@@ -37,7 +51,10 @@ def play(seed: int, rng: random.Random) -> list[tuple[int, list[float], float]]:
             for seat in (0, 1):
                 points.append((seat, len(state.talon), value_features(state, seat)))
         turn = state.turn
-        state.apply_id(turn, rollout_move(state, turn, rng))
+        if policy:
+            state.apply_id(turn, value_move(state, turn, rng, policy))
+        else:
+            state.apply_id(turn, rollout_move(state, turn, rng))
     values = (partie_margin(state, 0), partie_margin(state, 1))
     return [(talon, x, values[seat]) for seat, talon, x in points]
 
@@ -86,14 +103,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=500_000, help="first deal's seed")
     parser.add_argument("--write", action="store_true", help="store the weights")
+    parser.add_argument("--policy", type=int, default=0, help="0: rollout_move; 1, 2: value_move")
+    parser.add_argument("--policy-weights", default=None, help="JSON weights the policy reads")
+    parser.add_argument("--out", default=None, help="write the weights to this JSON file")
+    parser.add_argument(
+        "--write-policy", action="store_true", help="store the weights as POLICY_WEIGHTS"
+    )
     args = parser.parse_args()
+    if args.policy_weights:
+        search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     begin = time.process_time()
     rng = random.Random(args.seed)
     train: dict[int, Fit] = {}
     full: dict[int, Fit] = {}
     held: list[tuple[int, list[float], float]] = []
     for game in range(args.games):
-        for talon, x, y in play(args.seed + game, rng):
+        for talon, x, y in play(args.seed + game, rng, args.policy):
             if game % 5 == 4:
                 held.append((talon, x, y))
             else:
@@ -113,20 +138,32 @@ def main() -> None:
             f"{talon:5d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
             f"{100 * (1 - err / base):8.1f} %"
         )
-    if args.write:
+    if args.out:
+        table = {talon: [round(v, 5) for v in full[talon].solve()] for talon in sorted(full)}
+        Path(args.out).write_text(json.dumps(table))
+        print(f"weights written to {args.out}")
+    if args.write or args.write_policy:
+        name = "POLICY_WEIGHTS" if args.write_policy else "VALUE_WEIGHTS"
         lines = [
             f"    {talon}: ({', '.join(f'{v:.5f}' for v in full[talon].solve())}),"
             for talon in sorted(full)
         ]
         text = WEIGHTS_FILE.read_text()
-        head = text[: text.index("# fmt: off")]
         body = (
-            "# fmt: off\nVALUE_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
+            f"# fmt: off\n{name}: dict[int, tuple[float, ...]] = {{\n"
             + "\n".join(lines)
             + "\n}\n# fmt: on\n"
         )
-        WEIGHTS_FILE.write_text(head + body)
-        print(f"weights written to {WEIGHTS_FILE}")
+        alias = f"{name}: dict[int, tuple[float, ...]] = VALUE_WEIGHTS\n"
+        if alias in text:  # the policy's weights were the evaluation's
+            text = text.replace(alias, body)
+        else:
+            at = text.index(f"{name}: dict[int, tuple[float, ...]] = {{")
+            start = text.rindex("# fmt: off\n", 0, at)
+            end = text.index("# fmt: on\n", at) + len("# fmt: on\n")
+            text = text[:start] + body + text[end:]
+        WEIGHTS_FILE.write_text(text)
+        print(f"{name} written to {WEIGHTS_FILE}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import random
 import time
 
 from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
+from chouine_value_fit import load_weights
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
@@ -304,7 +305,22 @@ def main() -> None:
         help="Chouine: a parameter of search.py for this run (rollout weights, margin), "
         "for every search bot of the run (its processes inherit it)",
     )
+    parser.add_argument(
+        "--value-weights",
+        default=None,
+        help="Chouine: a JSON file of `chouine_value_fit.py --out` for the cut's evaluation "
+        "(every search bot of the run)",
+    )
+    parser.add_argument(
+        "--policy-weights",
+        default=None,
+        help="Chouine: the same for the value-greedy rollout policy (`rollout_policy`)",
+    )
     args = parser.parse_args()
+    if args.value_weights:
+        chouine_search.VALUE_WEIGHTS = load_weights(args.value_weights)
+    if args.policy_weights:
+        chouine_search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     for setting in args.set:
         name, _, value = setting.partition("=")
         current = getattr(chouine_search, name)  # an unknown name fails here
