@@ -169,14 +169,14 @@ def rollout_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
     return best
 
 
-def side_value(w: tuple[float, ...], at: int, mask: int, trump: int, declared: int) -> float:
-    """The part of the fitted evaluation (weights `w` from index `at`, see
-    `value_features`) that reads one side's hand `mask`."""
+def side_features(mask: int, trump: int, declared: int) -> list[float]:
+    """What the fitted evaluation reads of one side's hand `mask` (see `value_features`):
+    its trumps, their strength, the trump ace and ten, its other brisques, its undeclared
+    pairs outside trumps and in trumps, the points in it (tens)."""
     shift = trump * 8
     trumps = mask >> shift & 0xFF
     strength = 0
     points = 0
-    count = 0
     rest = mask
     while rest:
         low = rest & -rest
@@ -185,19 +185,27 @@ def side_value(w: tuple[float, ...], at: int, mask: int, trump: int, declared: i
         points += POINTS[c]
         if c >> 3 == trump:
             strength += c & 7
-            count += 1
     pairs = mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[declared]
     trump_pair = 1 if pairs >> shift & 0xFF else 0
-    return (
-        w[at] * count
-        + w[at + 1] * strength
-        + w[at + 2] * (trumps >> 7 & 1)
-        + w[at + 3] * (trumps >> 6 & 1)
-        + w[at + 4] * _bits(mask & BRISQUE_MASK & ~(0xFF << shift))
-        + w[at + 5] * (_bits(pairs) - trump_pair)
-        + w[at + 6] * trump_pair
-        + w[at + 7] * points / 10.0
-    )
+    return [
+        float(_bits(trumps)),
+        float(strength),
+        float(trumps >> 7 & 1),
+        float(trumps >> 6 & 1),
+        float(_bits(mask & BRISQUE_MASK & ~(0xFF << shift))),
+        float(_bits(pairs) - trump_pair),
+        float(trump_pair),
+        points / 10.0,
+    ]
+
+
+def side_value(w: tuple[float, ...], at: int, mask: int, trump: int, declared: int) -> float:
+    """The part of the fitted evaluation (weights `w` from index `at`) that reads one
+    side's hand `mask`."""
+    total = 0.0
+    for i, x in enumerate(side_features(mask, trump, declared)):
+        total += w[at + i] * x
+    return total
 
 
 def _beats(c: int, top: int, trump: int) -> bool:
@@ -338,34 +346,9 @@ def value_features(state: ChouineState, seat: Seat) -> list[float]:
     of its hand; then the margin so far (tens of points) and who leads. (The cards still in
     the talon are the same for both seats: a model fitted on both seats' views gives them
     no weight.)"""
-    trump = state.trump
-    shift = trump * 8
     features = [1.0]
     for s in (seat, 1 - seat):
-        mask = state.mask(s)
-        trumps = mask >> shift & 0xFF
-        strength = 0
-        points = 0
-        rest = mask
-        while rest:
-            low = rest & -rest
-            c = low.bit_length() - 1
-            rest ^= low
-            points += POINTS[c]
-            if c >> 3 == trump:
-                strength += c & 7
-        pairs = mask & (mask >> 1) & QUEEN_BITS & ~DECLARED_QUEENS[state.declared_suits[s]]
-        trump_pair = pairs >> shift & 0xFF
-        features += [
-            float(_bits(trumps)),
-            float(strength),
-            float(trumps >> 7 & 1),
-            float(trumps >> 6 & 1),
-            float(_bits(mask & BRISQUE_MASK & ~(0xFF << shift))),
-            float(_bits(pairs) - (1 if trump_pair else 0)),
-            1.0 if trump_pair else 0.0,
-            points / 10.0,
-        ]
+        features += side_features(state.mask(s), state.trump, state.declared_suits[s])
     other = 1 - seat
     mine = state.card_points[seat] + state.decl_points[seat]
     theirs = state.card_points[other] + state.decl_points[other]
