@@ -60,6 +60,25 @@ class Timed:
         return move
 
 
+class PeekHand:
+    """A diagnostic, never a level: the wrapped bot decides on a copy of the state where the
+    opponent's whole hand is marked as shown, so its worlds hold the real hand and only the
+    talon's order is dealt anew. What it wins is a ceiling for any inference of the
+    opponent's hand within the same search (`--peek-hand`)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def __getattr__(self, name: str) -> object:  # `last_simulations` and the like
+        return getattr(self.bot, name)
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        assert isinstance(state, ChouineState) and state.n == 2
+        seen = state.clone()
+        seen.shown[1 - seat][:] = seen.hands[1 - seat]
+        return self.bot.choose(seen, seat)
+
+
 def expert(name: str, seed: int, simulations: int | None) -> SearchBot | ChouineSearch:
     if name == "chouine":
         if simulations is None:
@@ -99,11 +118,15 @@ def chouine_level(
         bot = game.make_bot(level, random.Random(seed))
     if inference is not None and isinstance(bot, ChouineSearch):
         bot.inference = inference
+    peek = False
     for name, value in tuning:
+        if name == "peek_hand":
+            peek = bool(value)
+            continue
         assert isinstance(bot, ChouineSearch)
         current = getattr(bot, name)  # an unknown name fails here
         setattr(bot, name, type(current)(value))
-    return bot
+    return PeekHand(bot) if peek else bot
 
 
 def play_pair(
@@ -296,6 +319,12 @@ def main() -> None:
         help="Chouine: an integer attribute of the measured level's search bot only "
         "(value_tricks, exact_talon...), its opponent unchanged",
     )
+    parser.add_argument(
+        "--peek-hand",
+        action="store_true",
+        help="Chouine, a diagnostic: the measured level sees its opponent's hand (not the "
+        "talon), a ceiling for inference",
+    )
     parser.add_argument("--log", default=None, help="Chouine: a file for one line per pair")
     parser.add_argument(
         "--set",
@@ -337,7 +366,8 @@ def main() -> None:
             args.first,
             args.inference,
             args.log,
-            tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set)),
+            tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set))
+            + ((("peek_hand", 1),) if args.peek_hand else ()),
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)
