@@ -55,9 +55,9 @@ def inferring_expert() -> Bot:
     return bot
 
 
-def valuing_expert() -> Bot:
+def full_rollout_expert() -> Bot:
     bot = expert_bot(random.Random(3), 60, None)
-    bot.value_tricks = 2
+    bot.value_tricks = 0
     return bot
 
 
@@ -78,7 +78,7 @@ def policy_expert() -> Bot:
 LEVELS = {
     "expert-policy": policy_expert,
     "greedy": lambda: GreedyBot(random.Random(3)),
-    "expert-value": valuing_expert,
+    "expert-full": full_rollout_expert,
     "expert-opponent": answering_expert,
     "expert": lambda: expert_bot(random.Random(3), 60, None),
     "maitre": lambda: maitre_bot(random.Random(3), 90, None),
@@ -333,12 +333,12 @@ def test_the_fitted_evaluation_prefers_the_hand_with_the_high_trumps() -> None:
 
 
 def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
+    """The registered expert's rollouts stop two tricks after the decision."""
     state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
     while state.trick or len(state.talon) > 18:  # to the start of the third trick
         advance(state, 1, 1)
     assert len(state.talon) == 18
     bot = expert_bot(random.Random(1), 60, None)
-    bot.value_tricks = 2
     seat = state.turn
     world = state.determinize(seat, random.Random(5))
     value = bot._rollout(state, world, seat)

@@ -128,6 +128,11 @@ MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
 #: candidate worlds per sampled world, weighted by the opponent model (1: no inference;
 #: 8 measured no better at 300 rollouts, see docs/perf.md)
 EXPERT_INFERENCE = MAITRE_INFERENCE = 1
+#: the expert's rollouts stop two tricks after the decision and are valued by the fitted
+#: evaluation (`ChouineSearch.value_tricks`): as strong as rollouts played to the end of
+#: the talon over 1,000 duplicate pairs (paired -0.1 +- 2.5 points), for a tenth of the CPU
+#: (docs/perf.md, « Issue 13, seventh pass »). « Maître » keeps the full rollouts.
+EXPERT_VALUE_TRICKS = 2
 
 
 def expert_bot(
@@ -135,9 +140,11 @@ def expert_bot(
     simulations: int = EXPERT_SIMULATIONS,
     seconds: float | None = EXPERT_SECONDS,
 ) -> ChouineSearch:
-    """The "expert" level: determinized search finished by the exact solver."""
+    """The "expert" level: determinized search, rollouts cut short by the fitted
+    evaluation, the exact solver once the talon is empty."""
     bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
     bot.inference = EXPERT_INFERENCE
+    bot.value_tricks = EXPERT_VALUE_TRICKS
     return bot
 
 
