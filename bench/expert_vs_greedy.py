@@ -103,12 +103,10 @@ def chouine_level(
     level: str,
     seed: int,
     simulations: int | None,
-    inference: int | None = None,
     tuning: tuple[tuple[str, int], ...] = (),
 ) -> Bot:
     """A Chouine bot of `level`; the search levels with `simulations` and no clock if given,
-    `inference` candidate worlds per sampled world if given (1: no inference), and the
-    search's attributes of `tuning` (name, value) set on it."""
+    and the search's attributes of `tuning` (name, value) set on it."""
     game = games.get("chouine")
     bot: Bot
     if simulations is not None and level in ("expert", "maitre"):
@@ -116,8 +114,6 @@ def chouine_level(
         bot = factory(random.Random(seed), simulations, None)
     else:
         bot = game.make_bot(level, random.Random(seed))
-    if inference is not None and isinstance(bot, ChouineSearch):
-        bot.inference = inference
     peek = False
     for name, value in tuning:
         if name == "peek_hand":
@@ -136,13 +132,12 @@ def play_pair(
     level: str,
     against: str,
     against_simulations: int | None,
-    inference: int | None = None,
     tuning: tuple[tuple[str, int], ...] = (),
 ) -> tuple[float, int, int, list[float], list[float]]:
     """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
     wall and CPU times of its searched decisions)."""
     game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations, inference, tuning))
+    timer = Timed(chouine_level(level, seed, simulations, tuning))
     won = 0.0
     ties = margin = 0
     for strong_seat in (0, 1):
@@ -151,7 +146,7 @@ def play_pair(
         bots: list[Bot] = [
             chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
         ]
-        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, inference, tuning)
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, tuning)
         bots[strong_seat] = timer
         winner, totals = play_one_deal(state, bots)
         margin += totals[strong_seat] - totals[1 - strong_seat]
@@ -164,9 +159,7 @@ def play_pair(
 
 
 def _pair_task(
-    args: tuple[
-        int, int, int | None, str, str, int | None, int | None, tuple[tuple[str, int], ...]
-    ],
+    args: tuple[int, int, int | None, str, str, int | None, tuple[tuple[str, int], ...]],
 ) -> tuple[float, int, int, list[float], list[float]]:
     return play_pair(*args)
 
@@ -180,7 +173,6 @@ def chouine(
     against_simulations: int | None = None,
     jobs: int = 1,
     first: int = 0,
-    inference: int | None = None,
     log: str | None = None,
     tuning: tuple[tuple[str, int], ...] = (),
 ) -> None:
@@ -197,7 +189,7 @@ def chouine(
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     tasks = [
-        (deal, seed, simulations, level, against, against_simulations, inference, tuning)
+        (deal, seed, simulations, level, against, against_simulations, tuning)
         for deal in range(first, first + deals)
     ]
     log_file = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
@@ -306,18 +298,12 @@ def main() -> None:
         "--first", type=int, default=0, help="Chouine: number of the first pair (to extend a run)"
     )
     parser.add_argument(
-        "--inference",
-        type=int,
-        default=None,
-        help="Chouine: candidate worlds per sampled world of the measured level (1: none)",
-    )
-    parser.add_argument(
         "--bot-set",
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="Chouine: an integer attribute of the measured level's search bot only "
-        "(value_tricks, exact_talon...), its opponent unchanged",
+        "(value_tricks, rollout_policy...), its opponent unchanged",
     )
     parser.add_argument(
         "--peek-hand",
@@ -364,7 +350,6 @@ def main() -> None:
             args.against_simulations,
             args.jobs,
             args.first,
-            args.inference,
             args.log,
             tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set))
             + ((("peek_hand", 1),) if args.peek_hand else ()),

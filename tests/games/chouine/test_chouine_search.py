@@ -13,18 +13,13 @@ from choux.games.chouine import GAME, ChouineState, endgame
 from choux.games.chouine.actions import ACTIONS, Play
 from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
 from choux.games.chouine.cards import CODES, parse, parse_all
-from choux.games.chouine.rules import hand_mask
 from choux.games.chouine.search import (
     ChouineSearch,
-    exact_margin,
-    exact_moves,
-    play_likelihood,
     rollout_move,
     value_estimate,
     value_features,
     value_move,
     win_value,
-    world_likelihood,
 )
 from choux.games.chouine.testing import arrange
 from choux.games.chouine.value_weights import VALUE_WEIGHTS
@@ -49,22 +44,9 @@ def twin(state: ChouineState, seat: int) -> ChouineState:
     return other
 
 
-def inferring_expert() -> Bot:
-    bot = expert_bot(random.Random(3), 60, None)
-    bot.inference = 8
-    return bot
-
-
 def full_rollout_expert() -> Bot:
     bot = expert_bot(random.Random(3), 60, None)
     bot.value_tricks = 0
-    return bot
-
-
-def answering_expert() -> Bot:
-    bot = expert_bot(random.Random(3), 60, None)
-    bot.value_tricks = 2
-    bot.opponent_worlds = 4
     return bot
 
 
@@ -79,10 +61,8 @@ LEVELS = {
     "expert-policy": policy_expert,
     "greedy": lambda: GreedyBot(random.Random(3)),
     "expert-full": full_rollout_expert,
-    "expert-opponent": answering_expert,
     "expert": lambda: expert_bot(random.Random(3), 60, None),
     "maitre": lambda: maitre_bot(random.Random(3), 90, None),
-    "expert-inference": inferring_expert,
 }
 
 
@@ -207,93 +187,6 @@ def test_maitre_searches_under_a_clock_of_at_most_a_second() -> None:
     assert 0 < clocked.last_simulations < 10**9
 
 
-def test_the_opponent_model_expects_the_cheapest_lead() -> None:
-    hand = parse_all("7S AH TC KD 9D")
-    mask = hand_mask(hand)
-    trump = parse("AC") >> 3
-    odds = {c: play_likelihood(mask, c, -1, trump, 0) for c in hand}
-    assert abs(sum(odds.values()) - 1) < 1e-9
-    # clubs are trumps: the ten of clubs is the last card it would lead
-    assert odds[parse("7S")] == odds[parse("9D")] > odds[parse("KD")] > odds[parse("AH")]
-    assert odds[parse("AH")] > odds[parse("TC")]
-
-
-def test_the_opponent_model_expects_a_brisque_taken_with_a_small_trump() -> None:
-    hand = parse_all("7C 8S 9S JD QD")  # clubs are trumps
-    mask = hand_mask(hand)
-    trump = parse("AC") >> 3
-    taken = play_likelihood(mask, parse("7C"), parse("TH"), trump, 0)
-    assert taken > 0.5 > play_likelihood(mask, parse("8S"), parse("TH"), trump, 0)
-
-
-def test_worlds_that_explain_the_opponents_last_card_weigh_more() -> None:
-    """The opponent let a queen go with a small card: a hand holding the ten of the suit
-    (which would have taken it) explains that only if the ten was drawn after."""
-    state = arrange(2, hands=["QS 8S 9S JS KH", "7C 9C JC 7H 8C"], turned_up="9D")
-    state.apply(0, Play("QS"))
-    state.apply(1, Play("8C"))
-    assert state.turn == 0 and not state.trick and state.talon
-    worlds = {}
-    for name, hand in (("small", "7C 9C JC 7H 8H"), ("ten", "TS 7C 9C JC 7H")):
-        world = state.clone()
-        world.hands[1] = sorted(parse_all(hand))
-        world.set_mask(1, hand_mask(world.hands[1]))
-        worlds[name] = world_likelihood(state, world, 0)
-    assert worlds["small"] > 2 * worlds["ten"] > 0
-
-
-def brute_margin(state: ChouineState, seat: int, cap: int) -> int:
-    """Plain minimax over the same moves as `exact_margin`, the exact solver at the end."""
-    if state.stage != "play":
-        result = state.last_result
-        assert result is not None
-        if result["reason"] == "chouine":
-            return cap if result["winner"] == seat else -cap
-        totals = result["totals"]
-        assert isinstance(totals, list)
-        return max(-cap, min(cap, int(totals[seat]) - int(totals[1 - seat])))
-    if not state.talon:
-        margin = endgame.final_margin(state, seat)
-        return max(-cap, min(cap, margin))
-    values = []
-    for move in exact_moves(state, state.turn):
-        child = state.clone()
-        child.apply_id(state.turn, move)
-        values.append(brute_margin(child, seat, cap))
-    return max(values) if state.turn == seat else min(values)
-
-
-@pytest.mark.parametrize("talon", [2, 4])
-def test_exact_phase_one_search_matches_plain_minimax(talon: int) -> None:
-    rng = random.Random(talon)
-    checked = 0
-    for game in range(12 if talon == 2 else 4):
-        state = GAME.new(2, 500 + game)
-        assert isinstance(state, ChouineState)
-        greedy = GreedyBot(random.Random(game))
-        while state.stage == "play" and len(state.talon) > talon:
-            move = greedy.choose(state, state.turn)
-            assert move is not None
-            state.apply(state.turn, move.action)
-        if state.stage != "play":
-            continue
-        for seat in (0, 1):
-            truth = brute_margin(state, seat, 40)
-            assert exact_margin(state.clone(), seat, -40, 40, 40) == truth
-            # fail-soft in a narrower window: exact inside, a bound on the right side outside
-            low = rng.randint(-40, 30)
-            high = rng.randint(low + 1, 40)
-            value = exact_margin(state.clone(), seat, low, high, 40)
-            if low < truth < high:
-                assert value == truth
-            elif truth <= low:
-                assert truth <= value <= low
-            else:
-                assert high <= value <= truth
-            checked += 1
-    assert checked >= 6
-
-
 @given(margin=st.integers(min_value=-500, max_value=500), players=st.sampled_from([2, 3, 4]))
 def test_a_chouine_is_worth_the_best_win_and_its_loss_the_worst_loss(
     margin: int, players: int
@@ -344,27 +237,3 @@ def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
     value = bot._rollout(state, world, seat)
     assert len(world.talon) == len(state.talon) - 4 and not world.trick
     assert value == value_estimate(world, seat)
-
-
-def test_the_opponent_answers_from_its_own_seat() -> None:
-    """The answer chosen for the opponent in a world depends only on what it can see
-    there: its hand and the public cards, not our other cards nor the talon's order."""
-    state = advance(GAME.new(2, 41), 1, 3)  # type: ignore[arg-type]
-    while state.trick or len(state.talon) > 16:
-        advance(state, 1, 3)
-    seat = state.turn
-    lead = state.legal_action_ids(seat)[0]
-    state.apply_id(seat, lead)
-    opp = state.turn
-    answers = set()
-    for seed in range(6):
-        # the same opponent hand and public cards, the cards it cannot see dealt anew
-        view = state.determinize(opp, random.Random(seed))
-        assert view.hands[opp] == state.hands[opp]
-        bot = expert_bot(random.Random(1), 60, None)
-        bot.opponent_worlds = 6
-        bot._answer_as_opponent(view, opp, random.Random(7))
-        last = view.last_trick
-        assert last is not None and not view.trick
-        answers.add((tuple(last[1]), len(view.declarations)))
-    assert len(answers) == 1

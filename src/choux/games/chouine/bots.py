@@ -125,9 +125,6 @@ def _master(c: int, unseen: set[int]) -> bool:
 #: rollouts per decision and wall-clock cap (seconds) of the search levels
 EXPERT_SIMULATIONS, EXPERT_SECONDS = 300, 0.3
 MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
-#: candidate worlds per sampled world, weighted by the opponent model (1: no inference;
-#: 8 measured no better at 300 rollouts, see docs/perf.md)
-EXPERT_INFERENCE = MAITRE_INFERENCE = 1
 #: the expert's rollouts stop two tricks after the decision and are valued by the fitted
 #: evaluation (`ChouineSearch.value_tricks`): as strong as rollouts played to the end of
 #: the talon over 1,000 duplicate pairs (paired -0.1 +- 2.5 points), for a tenth of the CPU
@@ -143,7 +140,6 @@ def expert_bot(
     """The "expert" level: determinized search, rollouts cut short by the fitted
     evaluation, the exact solver once the talon is empty."""
     bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
-    bot.inference = EXPERT_INFERENCE
     bot.value_tricks = EXPERT_VALUE_TRICKS
     return bot
 
@@ -155,5 +151,4 @@ def maitre_bot(
 ) -> ChouineSearch:
     """The « maître » level: the same search with ten times the budget (under 1 s a move)."""
     bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
-    bot.inference = MAITRE_INFERENCE
     return bot

@@ -467,24 +467,6 @@ def clamped_margin(state: ChouineState, seat: int, cap: int) -> int:
     return final if state.turn == seat else -final
 
 
-def bounded_margin(state: ChouineState, seat: int, low: int, high: int, cap: int) -> int:
-    """The final margin for `seat` clamped to [-cap, cap], searched in the window
-    (`low`, `high`) only (``-cap <= low < high <= cap``): exact strictly inside it, else a
-    bound on the same side (fail-soft). The leaf of an alpha-beta over the end of phase 1
-    (`search.exact_margin`), which narrows the window as it goes."""
-    assert applies(state)
-    solver = solver_for(state)
-    margin = _points_ahead(state, state.turn)
-    if len(solver.table) > TABLE_LIMIT:
-        solver.table.clear()
-    if state.turn == seat:
-        rest = solver._search(*_position(state), low - margin, high - margin)
-    else:
-        rest = solver._search(*_position(state), -high - margin, -low - margin)
-    final = max(-cap, min(cap, rest if abs(rest) >= WIN else margin + rest))
-    return final if state.turn == seat else -final
-
-
 def final_margin(state: ChouineState, seat: int) -> int:
     """Exact final margin of the partie for `seat` (``±WIN`` when a Chouine decides),
     counting what is already won and declared."""
@@ -498,7 +480,6 @@ __all__ = [
     "WIN",
     "Solver",
     "applies",
-    "bounded_margin",
     "clamped_margin",
     "declaration_points",
     "final_margin",

@@ -12,20 +12,14 @@ The rollout policy (`rollout_move`) keeps trumps, brisques and half-made combina
 declares what it holds (a Chouine first), takes the seven exchange, and wins the tricks
 worth winning with its cheapest winning card.
 
-Optional inference (`ChouineSearch.inference`, off by default): each world is drawn among
-several candidates in proportion to how well it explains the opponent's last plays under a
-model of a reasonable player (`world_likelihood`); measured no better so far.
+Options measured no better and since removed (inference from the opponent's last plays,
+exact phase-1 play of the worlds, the opponent's answer chosen from its own seat) are in
+docs/perf.md, issue 13's second to fifth passes; their code is at commit 26953ed.
 
-Optional exact finish (`ChouineSearch.exact_talon`, off by default): late in phase 1, each
-world is finished by perfect-information alpha-beta (`exact_margin`) instead of the
-rollout policy; measured worse (the all-seeing opponent is a poor model), see docs/perf.md.
-
-Optional cut rollouts (`ChouineSearch.value_tricks`, off by default): two players, a
-rollout stops a few tricks after the decision and is valued by a linear evaluation fitted
-on the policy's own rollouts (`value_estimate`); measured as strong for a tenth of the CPU.
-Optional opponent answers (`ChouineSearch.opponent_worlds`, off by default): the answer to
-a lead chosen from the opponent's seat in worlds re-dealt from its point of view; measured
-no better against greedy.
+Cut rollouts (`ChouineSearch.value_tricks`; the registered expert cuts after two tricks,
+`bots.py`): two players, a rollout stops a few tricks after the decision and is valued by
+a linear evaluation fitted on the policy's own rollouts (`value_estimate`); measured as
+strong for a tenth of the CPU.
 Optional value-greedy rollouts (`ChouineSearch.rollout_policy`, off by default): the
 rollouts answer (and, policies 2-3, lead) with the card that leaves the best fitted
 evaluation after the trick (`value_move`): one step of policy improvement, +4 points as a
@@ -34,7 +28,6 @@ policy, +1.8 +- 2.4 in the search over 1,000 pairs (docs/perf.md, sixth pass).
 
 from __future__ import annotations
 
-import math
 import random
 
 from choux.ai.pimc import SearchBot
@@ -62,16 +55,6 @@ MARGIN_CAP = 40
 CHOUINE_WON = 1.0 + MARGIN_WEIGHT * MARGIN_CAP
 CHOUINE_LOST = -MARGIN_WEIGHT * MARGIN_CAP
 
-#: two players: once the talon holds at most this many cards at the decision, every world
-#: is finished by exact perfect-information play (`exact_margin`: the rest of phase 1 in the
-#: world's talon order, then the solver) instead of the rollout policy (0: never)
-EXACT_TALON = 0
-#: the same inside the rollouts of every decision: the policy plays until the talon holds
-#: this many cards, exact play after (0: never)
-EXACT_ROLLOUT_TALON = 0
-#: the budget (worlds × candidates) of a decision whose worlds are all finished exactly,
-#: each costing several solver calls (0: the level's own budget)
-EXACT_SIMULATIONS = 0
 #: two players: a rollout stops once this many tricks are done after the decision (the
 #: talon not yet empty) and the position is valued by the fitted linear evaluation
 #: `value_estimate` instead of being played on (0: never, the rollouts play to the talon's
@@ -80,11 +63,6 @@ VALUE_TRICKS = 0
 #: ... but only where the talon still holds at least this many cards at the cut (below it
 #: the rollout plays on to the solver, which is cheap and exact there)
 VALUE_MIN_TALON = 2
-#: two players, phase 1: when the seat leads, the opponent's answer to each candidate in
-#: each world is chosen from what the opponent can see (its hand in that world, the public
-#: cards): each answer valued by `value_estimate` after the trick in this many worlds
-#: re-dealt from its point of view (0: the rollout policy answers, as before)
-OPPONENT_WORLDS = 0
 #: the policy that plays the rollouts (both seats): 0 the hand-written rule
 #: (`rollout_move`); 1 answers value-greedy (`value_move`: the card that leaves the best
 #: fitted evaluation after the trick, read without the cards drawn), leads by the rule;
@@ -370,159 +348,6 @@ def value_estimate(state: ChouineState, seat: Seat) -> float | None:
     return max(CHOUINE_LOST, min(CHOUINE_WON, total))
 
 
-def exact_moves(state: ChouineState, turn: Seat) -> list[int]:
-    """The moves the exact phase-1 search tries: the seven exchange alone when possible
-    (the rollouts always take it), else every card, declaring with it the best combination
-    it allows (declaring reveals nothing to a player who sees everything); trumps and high
-    cards first (they tend to decide, so alpha-beta cuts sooner)."""
-    ids = state.legal_action_ids(turn)
-    if len(ids) == 1:
-        return [ids[0]]
-    if EXCHANGE_ID in ids:
-        return [EXCHANGE_ID]
-    trump = state.trump
-    best: dict[int, int] = {}
-    best_value: dict[int, int] = {}
-    for i in ids:
-        if 32 <= i < EXCHANGE_ID:
-            c = i & 31
-            value = KIND_VALUE[i // 32 - 1] * (2 if c >> 3 == trump else 1)
-            if value > best_value.get(c, -1):
-                best[c], best_value[c] = i, value
-    cards = [c for c in ids if c < 32]
-    cards.sort(key=lambda c: -((c >> 3 == trump) * 16 + (c & 7)))
-    return [best.get(c, c) for c in cards]
-
-
-def exact_margin(state: ChouineState, seat: Seat, low: int, high: int, cap: int) -> int:
-    """The final margin for `seat`, clamped to [-cap, cap], of the rest of the partie when
-    both players see everything (two players: hands and talon order): alpha-beta over the
-    rest of phase 1, fail-soft in the window (`low`, `high`), the solver of `endgame.py`
-    once the talon is empty. A few tricks of phase 1 only: 25 leaves a trick."""
-    if state.stage != PLAY:
-        result = state.last_result
-        if result is None:
-            return 0
-        if result.get("reason") == "chouine":
-            return cap if result["winner"] == seat else -cap
-        totals = [int(t) for t in result["totals"]]
-        return max(-cap, min(cap, totals[seat] - totals[1 - seat]))
-    if not state.talon:
-        return endgame.bounded_margin(state, seat, low, high, cap)
-    turn = state.turn
-    mine = turn == seat
-    best = -cap - 1 if mine else cap + 1
-    for move in exact_moves(state, turn):
-        child = state.clone()
-        child.apply_id(turn, move)
-        value = exact_margin(child, seat, low, high, cap)
-        if mine:
-            if value > best:
-                best = value
-                if value > low:
-                    low = value
-        elif value < best:
-            best = value
-            if value < high:
-                high = value
-        if low >= high:
-            break
-    return best
-
-
-# --------------------------------------------------------------------------- inference
-#: how sharply the opponent model prefers its best card (points of its scores); the
-#: number of candidate worlds each sampled world is chosen from (sampling-importance-
-#: resampling: 1 = no inference, the default: 8 measured no better, see docs/perf.md)
-MODEL_TEMPERATURE = 3.0
-INFERENCE_CANDIDATES = 1
-
-
-def model_keep(c: int, mask: int, trump: int, declared: int) -> float:
-    """What the opponent model (a careful beginner, like the greedy bot) keeps a card for."""
-    value = 0.0
-    rank = c & 7
-    if c >> 3 == trump:
-        value += 8 + 2 * rank
-    if (rank in (KING, QUEEN)) and not declared >> (c >> 3) & 1 and mask >> (c ^ 1) & 1:
-        value += 15
-    return value
-
-
-def model_score(c: int, mask: int, led: int, trump: int, declared: int) -> float:
-    """The opponent model's preference for playing `c` from `mask` in phase 1, leading
-    (`led` < 0) or answering `led` (two players): the greedy bot's one-trick evaluation."""
-    keep = model_keep(c, mask, trump, declared)
-    if led < 0:
-        return -POINTS[c] - keep
-    value = POINTS[led] + POINTS[c]
-    if (c >> 3 == led >> 3 and c > led) or (c >> 3 == trump and led >> 3 != trump):
-        if value < 10 and c >> 3 == trump:
-            return -keep
-        return value - keep * 0.5
-    return -value - keep
-
-
-def play_likelihood(mask: int, c: int, led: int, trump: int, declared: int) -> float:
-    """How likely the model plays `c` out of the hand `mask` (softmax of its scores)."""
-    target = model_score(c, mask, led, trump, declared)
-    total = 0.0
-    rest = mask
-    while rest:
-        low = rest & -rest
-        x = low.bit_length() - 1
-        rest ^= low
-        total += math.exp((model_score(x, mask, led, trump, declared) - target) / MODEL_TEMPERATURE)
-    return 1.0 / total if total > 0 else 0.0
-
-
-def _declared_with(state: ChouineState, seat: Seat, c: int) -> bool:
-    """Did `seat` declare a combination with `c` (its play then said nothing of its hand)?"""
-    return any(d[0] == seat and c in d[3] for d in state.declarations)
-
-
-def world_likelihood(root: ChouineState, world: ChouineState, seat: Seat) -> float:
-    """How likely the opponent's last plays are if its hand is the world's (two players,
-    phase 1): the card it led to the current trick (its hand then: today's plus that
-    card), and its card of the last trick (its hand then: today's plus that card, minus the
-    card it drew since, averaged over which one it was)."""
-    other = 1 - seat
-    trump = root.trump
-    declared = root.declared_suits[other]
-    mask = world.mask(other)
-    weight = 1.0
-    trick = root.trick
-    if trick and root.trick_seats[0] == other:
-        led = trick[0]
-        mask |= 1 << led
-        if not _declared_with(root, other, led):
-            weight = play_likelihood(mask, led, -1, trump, declared)
-    last = root.last_trick
-    if last is None:
-        return weight
-    seats, cards, _ = last
-    at = 0 if seats[0] == other else 1
-    c = cards[at]
-    if _declared_with(root, other, c):
-        return weight
-    opening = -1 if at == 0 else cards[0]
-    shown = 0
-    for x in root.shown[other]:
-        shown |= 1 << x
-    drawn = mask & ~shown  # the card drawn since the last trick is one of these
-    total = 0.0
-    count = 0
-    rest = drawn
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        total += play_likelihood((mask ^ low) | (1 << c), c, opening, trump, declared)
-        count += 1
-    if count:
-        weight *= total / count
-    return weight
-
-
 class ChouineSearch(SearchBot):
     """PIMC for Chouine: worlds from the game's determinization, fast integer rollouts,
     the exact solver at the end of the talon and for every decision after it."""
@@ -535,17 +360,8 @@ class ChouineSearch(SearchBot):
         #: what it drew before the option existed)
         self.common_random = False
         self._world_seed = 0
-        #: candidate worlds per sampled world, weighted by the opponent model (1: none)
-        self.inference = INFERENCE_CANDIDATES
-        #: exact finish of the worlds from this talon size at the decision, and inside the
-        #: rollouts (two players; 0: never): see `EXACT_TALON`, `EXACT_ROLLOUT_TALON`
-        self.exact_talon = EXACT_TALON
-        self.exact_rollout_talon = EXACT_ROLLOUT_TALON
-        self.exact_simulations = EXACT_SIMULATIONS
         #: rollouts valued by `value_estimate` after this many tricks (0: never)
         self.value_tricks = VALUE_TRICKS
-        #: worlds of the opponent's own answer to a lead (0: the rollout policy answers)
-        self.opponent_worlds = OPPONENT_WORLDS
         #: the rollouts' policy (0: `rollout_move`; 1, 2: `value_move`)
         self.rollout_policy = ROLLOUT_POLICY
 
@@ -555,18 +371,6 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
-        if (
-            self.exact_simulations
-            and isinstance(state, ChouineState)
-            and state.n == 2
-            and len(state.talon) <= self.exact_talon
-        ):
-            budget = self.simulations
-            self.simulations = self.exact_simulations
-            try:
-                return super().choose(state, seat)
-            finally:
-                self.simulations = budget
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
@@ -574,28 +378,7 @@ class ChouineSearch(SearchBot):
         if self.common_random:
             # every candidate of this world is rolled out with the same random stream
             self._world_seed = self.rng.getrandbits(64)
-        if (
-            self.inference > 1
-            and isinstance(state, ChouineState)
-            and state.n == 2
-            and state.talon
-            and (state.trick or state.last_trick is not None)
-        ):
-            return self._inferred_world(state, seat)
         return state.determinize(seat, self.rng)
-
-    def _inferred_world(self, state: ChouineState, seat: Seat) -> ChouineState:
-        """One world among `inference` candidates, drawn in proportion to how well each
-        explains the opponent's last plays (sampling-importance-resampling)."""
-        rng = self.rng
-        worlds = [state.determinize(seat, rng) for _ in range(self.inference)]
-        weights = [world_likelihood(state, w, seat) for w in worlds]
-        pick = rng.random() * sum(weights)
-        for world, weight in zip(worlds, weights, strict=True):
-            pick -= weight
-            if pick <= 0:
-                return world
-        return worlds[-1]
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
@@ -604,28 +387,12 @@ class ChouineSearch(SearchBot):
             rng.seed(self._world_seed)
         deals = root.deals
         two = sim.n == 2
-        exact = self.exact_rollout_talon
-        if two and len(root.talon) <= self.exact_talon:
-            exact = self.exact_talon
-        if (
-            self.opponent_worlds
-            and two
-            and len(sim.talon) >= 4
-            and len(sim.trick) == 1
-            and sim.turn != seat
-            and sim.stage == PLAY
-            and not sim.chouines
-        ):
-            self._answer_as_opponent(sim, sim.turn, rng)
         # the talon size at which a rollout is cut and valued by the fitted evaluation
         policy = self.rollout_policy if two else 0
         cut = len(root.talon) - 2 * self.value_tricks if two and self.value_tricks else -1
         if cut < VALUE_MIN_TALON:
             cut = -1
         while sim.stage == PLAY and sim.deals == deals:
-            if exact and two and len(sim.talon) <= exact:
-                cap = MARGIN_CAP
-                return win_value(exact_margin(sim, seat, -cap, cap, cap), 2)
             if two and not sim.talon:
                 break
             if len(sim.talon) <= cut and not sim.trick and not sim.chouines:
@@ -639,31 +406,6 @@ class ChouineSearch(SearchBot):
                 sim.apply_id(turn, rollout_move(sim, turn, rng))
         return partie_margin(sim, seat)
 
-    def _answer_as_opponent(self, sim: ChouineState, opp: Seat, rng: random.Random) -> None:
-        """Play the opponent's answer to the card led in `sim` as it would choose it from
-        its own seat: every answer valued (for it, by `value_estimate` at the next trick's
-        start) in `opponent_worlds` worlds where what it cannot see (our other cards, the
-        talon) is dealt anew; the best mean is played. The seven exchange first, as the
-        rollout policy does."""
-        ids = sim.legal_action_ids(opp)
-        if EXCHANGE_ID in ids:
-            sim.apply_id(opp, EXCHANGE_ID)
-            ids = sim.legal_action_ids(opp)
-        if len(ids) == 1:
-            sim.apply_id(opp, ids[0])
-            return
-        ids = list(ids)
-        totals = [0.0] * len(ids)
-        for _ in range(self.opponent_worlds):
-            view = sim.determinize(opp, rng)
-            for j, move in enumerate(ids):
-                after = view.clone()
-                after.apply_id(opp, move)
-                value = value_estimate(after, opp) if after.stage == PLAY else None
-                totals[j] += partie_margin(after, opp) if value is None else value
-        best = max(range(len(ids)), key=lambda j: (totals[j], -j))
-        sim.apply_id(opp, ids[best])
-
 
 def search_bot(rng: random.Random, simulations: int, seconds: float | None) -> ChouineSearch:
     return ChouineSearch(rng, simulations=simulations, seconds=seconds)
@@ -671,7 +413,6 @@ def search_bot(rng: random.Random, simulations: int, seconds: float | None) -> C
 
 __all__ = [
     "ChouineSearch",
-    "exact_margin",
     "partie_margin",
     "rollout_move",
     "search_bot",
