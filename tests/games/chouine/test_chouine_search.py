@@ -237,3 +237,17 @@ def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
     value = bot._rollout(state, world, seat)
     assert len(world.talon) == len(state.talon) - 4 and not world.trick
     assert value == value_estimate(world, seat)
+
+
+def test_maitre_cuts_its_value_greedy_rollouts_a_trick_later() -> None:
+    """« maître »'s rollouts stop three tricks after the decision, answering value-greedy."""
+    state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
+    while state.trick or len(state.talon) > 18:
+        advance(state, 1, 1)
+    bot = maitre_bot(random.Random(1), 60, None)
+    assert bot.rollout_policy == 1
+    seat = state.turn
+    world = state.determinize(seat, random.Random(5))
+    value = bot._rollout(state, world, seat)
+    assert len(world.talon) == len(state.talon) - 6 and not world.trick
+    assert value == value_estimate(world, seat)
