@@ -75,7 +75,16 @@ def policy_expert() -> Bot:
     return bot
 
 
+def ismcts_expert(mode: int) -> ChouineSearch:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.value_tricks = 2
+    bot.ismcts = mode
+    return bot
+
+
 LEVELS = {
+    "expert-ismcts": lambda: ismcts_expert(2),
+    "expert-ismcts-opponent": lambda: ismcts_expert(1),
     "expert-policy": policy_expert,
     "greedy": lambda: GreedyBot(random.Random(3)),
     "expert-value": valuing_expert,
@@ -368,3 +377,43 @@ def test_the_opponent_answers_from_its_own_seat() -> None:
         assert last is not None and not view.trick
         answers.add((tuple(last[1]), len(view.declarations)))
     assert len(answers) == 1
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_information_set_search_plays_whole_parties_legally(mode: int) -> None:
+    for seed in range(4):
+        state = GAME.new(2, 70 + seed)
+        assert isinstance(state, ChouineState)
+        bots: list[Bot] = [ismcts_expert(mode), GreedyBot(random.Random(seed))]
+        if seed % 2:
+            bots.reverse()
+        searched = 0
+        while state.stage == "play":
+            seat = state.turn
+            move = bots[seat].choose(state, seat)
+            assert move is not None and move.action in state.legal_actions(seat)
+            bot = bots[seat]
+            if isinstance(bot, ChouineSearch) and bot.last_simulations:
+                assert state.talon  # the tree searches phase 1 only; the solver after it
+                assert bot.last_simulations == bot.simulations
+                searched += 1
+            state.apply(seat, move.action)
+        assert searched >= 3
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_information_set_search_takes_a_ten_led_with_its_ace(mode: int) -> None:
+    state = arrange(2, hands=["TS 7C 8D 9D JC", "AS 8C 9C JD 7D"], turned_up="QH")
+    state.apply(0, Play("TS"))
+    bot = ismcts_expert(mode)
+    bot.simulations = 400
+    move = bot.choose(state, 1)
+    assert move is not None and move.action == Play("AS")
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_information_set_search_declares_the_chouine_it_holds(mode: int) -> None:
+    state = arrange(2, hands=["KH QH JH TH 9S", "AS AC AD TC TD"], turned_up="KC")
+    move = ismcts_expert(mode).choose(state, 0)
+    assert move is not None
+    assert isinstance(move.action, Play) and move.action.declare == "chouine"

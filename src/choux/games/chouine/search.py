@@ -30,17 +30,21 @@ Optional value-greedy rollouts (`ChouineSearch.rollout_policy`, off by default):
 rollouts answer (and, policies 2-3, lead) with the card that leaves the best fitted
 evaluation after the trick (`value_move`): one step of policy improvement, +4 points as a
 policy, +1.8 +- 2.4 in the search over 1,000 pairs (docs/perf.md, sixth pass).
+Optional information-set search (`ChouineSearch.ismcts`, off by default): two players,
+phase 1, one SO-ISMCTS tree over the seat's information set instead of PIMC (`_ismcts`);
+measured no better than PIMC (docs/perf.md, seventh pass).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 
 from choux.ai.pimc import SearchBot
 from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
-from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
+from choux.games.chouine.actions import ACTIONS, DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
@@ -96,6 +100,17 @@ ROLLOUT_POLICY = 0
 LEAD_SAMPLES = 4
 #: the noise that breaks the value-greedy policy's ties (units of the evaluation)
 POLICY_NOISE = 0.01
+#: two players, phase 1: information-set search (SO-ISMCTS, Cowling, Powley and Whitehouse
+#: 2012) instead of PIMC (`ChouineSearch.ismcts`): one tree over the seat's information
+#: set, a new world (`determinize`) each iteration, UCB over the moves the world allows
+#: (availability counts), each iteration ended by the search's rollout (cut evaluation or
+#: solver). 0: off (PIMC, as before); 1: the opponent's moves in the tree too, chosen by
+#: UCB to our cost; 2: only our moves in the tree, the opponent plays the rollout policy
+#: from its hand in the world (its moves key the tree: we see them)
+ISMCTS = 0
+#: UCB's exploration constant, in hundredths (the values span about a partie: 0 to 1,
+#: the margin adding at most 0.4 either way)
+ISMCTS_C = 70
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -523,6 +538,36 @@ def world_likelihood(root: ChouineState, world: ChouineState, seat: Seat) -> flo
     return weight
 
 
+class TreeNode:
+    """A node of the information-set tree: the moves seen since the decision lead here.
+    `visits` and `total` (the value for the searching seat) count the iterations through
+    it, `avail` those where its move was legal at its parent (UCB's availability)."""
+
+    def __init__(self) -> None:
+        self.children: dict[int, TreeNode] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+def _ucb_pick(node: TreeNode, ids: list[int], mine: bool, c: float) -> int:
+    """The child of `node` among the legal `ids` (all already in the tree) with the best
+    UCB score, for us (`mine`) or against us; each one's availability counted."""
+    best = -1
+    best_score = -1e18
+    children = node.children
+    for move in ids:
+        child = children[move]
+        child.avail += 1
+    for move in ids:
+        child = children[move]
+        mean = child.total / child.visits
+        score = (mean if mine else -mean) + c * math.sqrt(math.log(child.avail) / child.visits)
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
 class ChouineSearch(SearchBot):
     """PIMC for Chouine: worlds from the game's determinization, fast integer rollouts,
     the exact solver at the end of the talon and for every decision after it."""
@@ -548,6 +593,9 @@ class ChouineSearch(SearchBot):
         self.opponent_worlds = OPPONENT_WORLDS
         #: the rollouts' policy (0: `rollout_move`; 1, 2: `value_move`)
         self.rollout_policy = ROLLOUT_POLICY
+        #: information-set search in phase 1 at two players (0: PIMC), see `ISMCTS`
+        self.ismcts = ISMCTS
+        self.ismcts_c = ISMCTS_C
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -555,6 +603,21 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
+        if (
+            self.ismcts
+            and isinstance(state, ChouineState)
+            and state.n == 2
+            and state.talon
+            and state.stage == PLAY
+            and seat == state.turn
+        ):
+            ids = list(state.legal_action_ids(seat))
+            self.last_simulations = self.last_worlds = 0
+            if not ids:
+                return None
+            if len(ids) == 1:
+                return BotMove(ACTIONS[ids[0]])
+            return BotMove(ACTIONS[self._ismcts(state, seat, ids)])
         if (
             self.exact_simulations
             and isinstance(state, ChouineState)
@@ -568,6 +631,84 @@ class ChouineSearch(SearchBot):
             finally:
                 self.simulations = budget
         return super().choose(state, seat)
+
+    def _ismcts(self, root: ChouineState, seat: Seat, ids: list[int]) -> int:
+        """Single-observer information-set MCTS over the rest of phase 1 (two players):
+        `simulations` iterations, each in a new world of what the seat cannot see; the
+        tree's nodes are keyed by the moves played since the decision (ours and the
+        opponent's, which we see; never the cards drawn, which only change what is
+        available), so a node's statistics average over every world that reaches it and
+        no move of ours is chosen knowing the world. Returns the most visited move."""
+        rng = self.rng
+        policy_rng = self.rollout_rng
+        c = self.ismcts_c / 100.0
+        opponent_in_tree = self.ismcts == 1
+        policy = self.rollout_policy
+        tree = TreeNode()
+        stop_at = None if self.seconds is None else time.perf_counter() + self.seconds
+        deals = root.deals
+        iterations = 0
+        path: list[TreeNode] = []
+        while iterations < self.simulations:
+            sim = root.determinize(seat, rng)
+            node = tree
+            path.clear()
+            path.append(node)
+            value = -1e9
+            expanded = False
+            while not expanded:
+                if sim.stage != PLAY or sim.deals != deals or not sim.talon:
+                    value = partie_margin(sim, seat)  # the solver once the talon is empty
+                    break
+                turn = sim.turn
+                legal = sim.legal_action_ids(turn)
+                mine = turn == seat
+                children = node.children
+                if mine or opponent_in_tree:
+                    fresh = [m for m in legal if m not in children]
+                    if fresh:
+                        move = fresh[int(rng.random() * len(fresh))] if len(fresh) > 1 else fresh[0]
+                        children[move] = TreeNode()
+                        for m in legal:
+                            child = children.get(m)
+                            if child is not None:
+                                child.avail += 1
+                        expanded = len(legal) > 1
+                    elif len(legal) == 1:
+                        move = legal[0]
+                        children[move].avail += 1
+                    else:
+                        move = _ucb_pick(node, legal, mine, c)
+                else:
+                    if policy:
+                        move = value_move(sim, turn, policy_rng, policy)
+                    else:
+                        move = rollout_move(sim, turn, policy_rng)
+                    if move not in children:
+                        children[move] = TreeNode()
+                sim.apply_id(turn, move)
+                node = children[move]
+                path.append(node)
+            if expanded:
+                value = self._rollout(root, sim, seat)
+            for n in path:
+                n.visits += 1
+                n.total += value
+            iterations += 1
+            if stop_at is not None and time.perf_counter() > stop_at:
+                break
+        self.last_simulations = iterations
+        self.last_worlds = iterations
+        best = ids[0]
+        best_key = (-1, 0.0)
+        for move in ids:
+            child = tree.children.get(move)
+            if child is None or not child.visits:
+                continue
+            key = (child.visits, child.total / child.visits)
+            if key > best_key:
+                best, best_key = move, key
+        return best
 
     def _world(self, state: State, seat: Seat) -> State:
         # the rollouts stop at the end of the partie: no need to seed future deals here
