@@ -18,6 +18,7 @@ from choux.games.chouine.search import (
     ChouineSearch,
     exact_margin,
     exact_moves,
+    history_likelihood,
     play_likelihood,
     rollout_move,
     value_estimate,
@@ -82,7 +83,16 @@ def ismcts_expert(mode: int) -> ChouineSearch:
     return bot
 
 
+def history_expert() -> ChouineSearch:
+    bot = expert_bot(random.Random(3), 60, None)
+    bot.value_tricks = 2
+    bot.inference = 8
+    bot.history_inference = 1
+    return bot
+
+
 LEVELS = {
+    "expert-history": history_expert,
     "expert-ismcts": lambda: ismcts_expert(2),
     "expert-ismcts-opponent": lambda: ismcts_expert(1),
     "expert-policy": policy_expert,
@@ -417,3 +427,42 @@ def test_information_set_search_declares_the_chouine_it_holds(mode: int) -> None
     move = ismcts_expert(mode).choose(state, 0)
     assert move is not None
     assert isinstance(move.action, Play) and move.action.declare == "chouine"
+
+
+def test_the_bot_remembers_every_play_of_the_opponent_in_phase_one() -> None:
+    state = GAME.new(2, 12)
+    assert isinstance(state, ChouineState)
+    bot = history_expert()
+    greedy = GreedyBot(random.Random(4))
+    seen: dict[int, int] = {}
+    while state.stage == "play" and len(state.talon) > 2:
+        seat = state.turn
+        if seat == 0:
+            move = bot.choose(state, 0)
+        else:
+            move = greedy.choose(state, 1)
+            assert move is not None and isinstance(move.action, Play)
+            seen[sum(state.tricks_won)] = parse(move.action.card)
+        assert move is not None
+        state.apply(seat, move.action)
+    bot.observe(state, 0)
+    assert len(seen) >= 8
+    assert {k: v[0] for k, v in bot.history.items()} == seen
+
+
+def test_worlds_that_explain_the_opponents_whole_partie_weigh_more() -> None:
+    """It led a small club, then the ace of spades: a hand of aces and tens explains the
+    ace led (nothing cheaper to lead) far better than a hand of small cards."""
+    ours = "7S 8S 9S 7H 8H"
+    root = arrange(2, hands=[ours, "QD KD JH 9H JD"], turned_up="TH")
+    low = arrange(2, hands=[ours, "8C 9C 7D 8D 9D"], turned_up="TH")
+    high = arrange(2, hands=[ours, "AC AD TC TD TS"], turned_up="TH")
+    root.tricks_won[1] = 2  # two tricks done, both led by the opponent (seat 1)
+    history = {0: (parse("7C"), -1, 0, False), 1: (parse("AS"), -1, 0, False)}
+    rng = random.Random(0)
+    weight_low = sum(history_likelihood(root, low, 0, history, rng) for _ in range(20))
+    weight_high = sum(history_likelihood(root, high, 0, history, rng) for _ in range(20))
+    assert weight_high > 5 * weight_low
+    # a play made with a declaration says nothing
+    said_nothing = {1: (parse("AS"), -1, 0, True)}
+    assert history_likelihood(root, low, 0, said_nothing, rng) == 1.0

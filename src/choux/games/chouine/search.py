@@ -538,6 +538,61 @@ def world_likelihood(root: ChouineState, world: ChouineState, seat: Seat) -> flo
     return weight
 
 
+#: two players: each sampled world is weighed (`inference` candidates, as above) by how
+#: well it explains every play of the opponent in the partie so far, which the bot
+#: remembers from decision to decision (`ChouineSearch.history`), not the last two only
+#: (`history_likelihood`; 0: off)
+HISTORY_INFERENCE = 0
+
+#: one play of the opponent seen by the bot: (card, card it answered or -1 when it led,
+#: its declared suits then, whether it declared a combination with the card)
+Seen = tuple[int, int, int, bool]
+
+
+def history_likelihood(
+    root: ChouineState,
+    world: ChouineState,
+    seat: Seat,
+    history: dict[int, Seen],
+    rng: random.Random,
+) -> float:
+    """How likely the opponent's plays of the partie (`history`, by trick number) are if
+    its hand is the world's (two players, phase 1), under the opponent model
+    (`play_likelihood`). Its hand at each past trick is rebuilt backwards from the world's:
+    the card it played put back, and the card it drew after that trick (unknown: one of its
+    cards since, drawn at random here) taken out. A play made with a declaration says
+    nothing (the declaration chose it). A gap in the history ends the product."""
+    other = 1 - seat
+    trump = root.trump
+    done = sum(root.tricks_won)
+    hand = world.mask(other)
+    weight = 1.0
+    entry = history.get(done)
+    if entry is not None and root.trick and root.trick_seats[0] == other:
+        c, led, declared, with_declaration = entry
+        hand |= 1 << c
+        if not with_declaration:
+            weight *= play_likelihood(hand, c, led, trump, declared)
+    for j in range(done - 1, -1, -1):
+        entry = history.get(j)
+        if entry is None:
+            break
+        c, led, declared, with_declaration = entry
+        # the card drawn at the end of trick j: one of the cards held since
+        count = _bits(hand)
+        if count == 0:
+            break
+        pick = int(rng.random() * count)
+        rest = hand
+        while pick:
+            rest &= rest - 1
+            pick -= 1
+        hand = (hand & ~(rest & -rest)) | (1 << c)
+        if not with_declaration:
+            weight *= play_likelihood(hand, c, led, trump, declared)
+    return weight
+
+
 class TreeNode:
     """A node of the information-set tree: the moves seen since the decision lead here.
     `visits` and `total` (the value for the searching seat) count the iterations through
@@ -593,11 +648,43 @@ class ChouineSearch(SearchBot):
         self.opponent_worlds = OPPONENT_WORLDS
         #: the rollouts' policy (0: `rollout_move`; 1, 2: `value_move`)
         self.rollout_policy = ROLLOUT_POLICY
+        #: the opponent's plays of the partie seen so far, by trick number, and the deal
+        #: they belong to (two players; read only with `history_inference`)
+        self.history: dict[int, Seen] = {}
+        self._history_deal = -1
+        self.history_inference = HISTORY_INFERENCE
         #: information-set search in phase 1 at two players (0: PIMC), see `ISMCTS`
         self.ismcts = ISMCTS
         self.ismcts_c = ISMCTS_C
 
+    def observe(self, state: ChouineState, seat: Seat) -> None:
+        """Remember the opponent's plays the seat can see now (two players): its card of
+        the last trick and the card it led to the current one. Every trick passes by a
+        decision of ours, so a bot asked at each of its turns sees the whole partie."""
+        if state.n != 2 or state.stage != PLAY:
+            return
+        done = sum(state.tricks_won)
+        history = self.history
+        if state.deals != self._history_deal or any(k > done for k in history):
+            history.clear()
+            self._history_deal = state.deals
+        other = 1 - seat
+        declared = state.declared_suits[other]
+        last = state.last_trick
+        if last is not None and done >= 1 and done - 1 not in history:
+            seats, cards, _ = last
+            at = 0 if seats[0] == other else 1
+            c = cards[at]
+            led = -1 if at == 0 else cards[0]
+            history[done - 1] = (c, led, declared, _declared_with(state, other, c))
+        trick = state.trick
+        if trick and state.trick_seats[0] == other and done not in history:
+            c = trick[0]
+            history[done] = (c, -1, declared, _declared_with(state, other, c))
+
     def choose(self, state: State, seat: Seat) -> BotMove | None:
+        if isinstance(state, ChouineState) and self.history_inference:
+            self.observe(state, seat)
         if isinstance(state, ChouineState) and endgame.applies(state):
             self.last_simulations = self.last_worlds = 0
             if seat != state.turn:
@@ -716,6 +803,15 @@ class ChouineSearch(SearchBot):
             # every candidate of this world is rolled out with the same random stream
             self._world_seed = self.rng.getrandbits(64)
         if (
+            self.history_inference
+            and self.inference > 1
+            and isinstance(state, ChouineState)
+            and state.n == 2
+            and state.talon
+            and self.history
+        ):
+            return self._history_world(state, seat)
+        if (
             self.inference > 1
             and isinstance(state, ChouineState)
             and state.n == 2
@@ -731,6 +827,19 @@ class ChouineSearch(SearchBot):
         rng = self.rng
         worlds = [state.determinize(seat, rng) for _ in range(self.inference)]
         weights = [world_likelihood(state, w, seat) for w in worlds]
+        pick = rng.random() * sum(weights)
+        for world, weight in zip(worlds, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return world
+        return worlds[-1]
+
+    def _history_world(self, state: ChouineState, seat: Seat) -> ChouineState:
+        """One world among `inference` candidates, drawn in proportion to how well each
+        explains the opponent's plays of the whole partie (`history_likelihood`)."""
+        rng = self.rng
+        worlds = [state.determinize(seat, rng) for _ in range(self.inference)]
+        weights = [history_likelihood(state, w, seat, self.history, rng) for w in worlds]
         pick = rng.random() * sum(weights)
         for world, weight in zip(worlds, weights, strict=True):
             pick -= weight
