@@ -33,6 +33,9 @@ policy, +1.8 +- 2.4 in the search over 1,000 pairs (docs/perf.md, sixth pass).
 Optional information-set search (`ChouineSearch.ismcts`, off by default): two players,
 phase 1, one SO-ISMCTS tree over the seat's information set instead of PIMC (`_ismcts`);
 measured no better than PIMC (docs/perf.md, seventh pass).
+Optional inference from the whole partie (`ChouineSearch.history_inference`, off by
+default): the bot remembers every play of the opponent (`observe`) and weighs each world
+by all of them (`history_likelihood`); measured no better (seventh pass).
 """
 
 from __future__ import annotations
