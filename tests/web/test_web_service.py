@@ -161,7 +161,10 @@ def test_absent_player_is_replaced_after_the_grace_period(sqlite_url: str, cours
         table = c.app.state.service.tables[code]
         with c.websocket_connect(f"/t/{code}/ws") as ws:
             receive_state(ws)
-            wait_for(lambda: table.seats[1].kind == "bot")
+            # the log line comes after the seat is stored: leaving before that write ends
+            # would cancel it mid-query at shutdown (aiosqlite's close can then hang)
+            wait_for(lambda: any("remplacé·e par un robot" in text for _, text in table.log))
+            assert table.seats[1].kind == "bot"
             assert table.seats[0].kind == "human"
 
 
