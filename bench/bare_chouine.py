@@ -13,6 +13,7 @@ side by side, from the same machine in the same run.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -63,31 +64,15 @@ def bare_deal(rng: random.Random) -> int:
     return 0 if points[0] >= points[1] else 1
 
 
-def engine_deals(rng: random.Random, seed: int) -> int:
-    """One random match through the contract; returns the number of deals it took."""
+def engine_deals(rng: random.Random, seed: int, spent: list[float] | None = None) -> int:
+    """One random match through the contract; returns the number of deals it took. With
+    `spent`, only the deals after the match's first count (each from the table's « next
+    deal », its shuffle and deal included): their CPU time is added to `spent[0]` and their
+    number returned; left out is the match's setup (the Mersenne Twister seeded from
+    `seed`, the dealer's draw, the first deal)."""
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
     choice = rng.choice
-    while True:
-        seat = state.turn
-        ids = state.legal_action_ids(seat)
-        if ids:
-            state.apply_id(seat, choice(ids))
-        elif state.is_over():
-            return state.deals
-        else:
-            state.apply_id(None, NEXT_DEAL_ID)
-
-
-def later_deals(rng: random.Random, seed: int, spent: list[float]) -> int:
-    """`engine_deals`, timing only the deals after the first of the match (each one from
-    the table's « next deal », its shuffle and deal included): adds their CPU time to
-    `spent[0]` and returns how many they were. What is left out is the match's setup (the
-    Mersenne Twister seeded from `seed`, the dealer's draw, the first deal)."""
-    state = GAME.new(2, seed)
-    assert isinstance(state, ChouineState)
-    choice = rng.choice
-    clock = time.process_time
     begin = 0.0
     counted = 0
     while True:
@@ -96,18 +81,22 @@ def later_deals(rng: random.Random, seed: int, spent: list[float]) -> int:
         if ids:
             state.apply_id(seat, choice(ids))
             continue
-        if begin:
-            spent[0] += clock() - begin
+        if spent is not None and begin:
+            spent[0] += time.process_time() - begin
             counted += 1
         if state.is_over():
-            return counted
-        begin = clock()
+            return state.deals if spent is None else counted
+        if spent is not None:
+            begin = time.process_time()
         state.apply_id(None, NEXT_DEAL_ID)
 
 
-def rate(step: Callable[[int], int], seconds: float, start: int) -> tuple[float, int]:
-    """Deals per second of `step` (which returns how many deals it played) for about
-    `seconds`; also the next seed number."""
+def rate(
+    step: Callable[[int], int], seconds: float, start: int, spent: list[float] | None = None
+) -> tuple[float, int]:
+    """Deals per second of CPU of `step` (which returns how many deals it played) for about
+    `seconds`, over the whole time or, with `spent`, over the time `step` adds to it; also
+    the next seed number."""
     deals = 0
     count = start
     begin = time.process_time()  # CPU time: a neighbour's load weighs less on it
@@ -115,21 +104,7 @@ def rate(step: Callable[[int], int], seconds: float, start: int) -> tuple[float,
         for _ in range(20):
             deals += step(count)
             count += 1
-    return deals / (time.process_time() - begin), count
-
-
-def later_rate(rng: random.Random, seconds: float, start: int) -> tuple[float, int]:
-    """Deals per second of CPU of the deals after a match's first (`later_deals`), over
-    matches played for about `seconds`; also the next seed number."""
-    spent = [0.0]
-    deals = 0
-    count = start
-    begin = time.process_time()
-    while time.process_time() - begin < seconds:
-        for _ in range(20):
-            deals += later_deals(rng, count, spent)
-            count += 1
-    return deals / spent[0], count
+    return deals / (time.process_time() - begin if spent is None else spent[0]), count
 
 
 def interleaved(seconds: float, seed: int, rounds: int = 10) -> tuple[float, float, float]:
@@ -143,7 +118,10 @@ def interleaved(seconds: float, seed: int, rounds: int = 10) -> tuple[float, flo
         bare = max(bare, rate(lambda _: (bare_deal(rng), 1)[1], seconds / rounds, 0)[0])
         measured, count = rate(lambda n: engine_deals(rng, n), seconds / rounds, count)
         engine = max(engine, measured)
-        measured, count = later_rate(rng, seconds / rounds, count)
+        spent = [0.0]
+        measured, count = rate(
+            functools.partial(engine_deals, rng, spent=spent), seconds / rounds, count, spent
+        )
         later = max(later, measured)
     return bare, engine, later
 
