@@ -104,9 +104,11 @@ def chouine_level(
     seed: int,
     simulations: int | None,
     tuning: tuple[tuple[str, int], ...] = (),
+    peek: bool = False,
 ) -> Bot:
     """A Chouine bot of `level`; the search levels with `simulations` and no clock if given,
-    and the search's attributes of `tuning` (name, value) set on it."""
+    and the search's attributes of `tuning` (name, value) set on it; with `peek`, shown its
+    opponent's hand (`PeekHand`)."""
     game = games.get("chouine")
     bot: Bot
     if simulations is not None and level in ("expert", "maitre"):
@@ -114,11 +116,7 @@ def chouine_level(
         bot = factory(random.Random(seed), simulations, None)
     else:
         bot = game.make_bot(level, random.Random(seed))
-    peek = False
     for name, value in tuning:
-        if name == "peek_hand":
-            peek = bool(value)
-            continue
         assert isinstance(bot, ChouineSearch)
         current = getattr(bot, name)  # an unknown name fails here
         setattr(bot, name, type(current)(value))
@@ -133,11 +131,12 @@ def play_pair(
     against: str,
     against_simulations: int | None,
     tuning: tuple[tuple[str, int], ...] = (),
+    peek: bool = False,
 ) -> tuple[float, int, int, list[float], list[float]]:
     """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
     wall and CPU times of its searched decisions)."""
     game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations, tuning))
+    timer = Timed(chouine_level(level, seed, simulations, tuning, peek))
     won = 0.0
     ties = margin = 0
     for strong_seat in (0, 1):
@@ -146,7 +145,7 @@ def play_pair(
         bots: list[Bot] = [
             chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
         ]
-        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, tuning)
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, tuning, peek)
         bots[strong_seat] = timer
         winner, totals = play_one_deal(state, bots)
         margin += totals[strong_seat] - totals[1 - strong_seat]
@@ -159,7 +158,7 @@ def play_pair(
 
 
 def _pair_task(
-    args: tuple[int, int, int | None, str, str, int | None, tuple[tuple[str, int], ...]],
+    args: tuple[int, int, int | None, str, str, int | None, tuple[tuple[str, int], ...], bool],
 ) -> tuple[float, int, int, list[float], list[float]]:
     return play_pair(*args)
 
@@ -175,6 +174,7 @@ def chouine(
     first: int = 0,
     log: str | None = None,
     tuning: tuple[tuple[str, int], ...] = (),
+    peek: bool = False,
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped.
     With `jobs` > 1 the pairs are shared among that many processes (same results: each
@@ -189,7 +189,7 @@ def chouine(
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
     tasks = [
-        (deal, seed, simulations, level, against, against_simulations, tuning)
+        (deal, seed, simulations, level, against, against_simulations, tuning, peek)
         for deal in range(first, first + deals)
     ]
     log_file = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
@@ -351,8 +351,8 @@ def main() -> None:
             args.jobs,
             args.first,
             args.log,
-            tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set))
-            + ((("peek_hand", 1),) if args.peek_hand else ()),
+            tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set)),
+            args.peek_hand,
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)
