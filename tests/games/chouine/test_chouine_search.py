@@ -225,29 +225,24 @@ def test_the_fitted_evaluation_prefers_the_hand_with_the_high_trumps() -> None:
     assert strong is not None and weak is not None and strong > weak
 
 
-def test_a_rollout_cut_short_is_valued_by_the_fitted_evaluation() -> None:
-    """The registered expert's rollouts stop two tricks after the decision."""
+@pytest.mark.parametrize(
+    ("level", "tricks", "policy"),
+    [("expert", 2, 0), ("maitre", 3, 1)],
+)
+def test_registered_rollouts_are_cut_short_and_valued_by_the_fitted_evaluation(
+    level: str, tricks: int, policy: int
+) -> None:
+    """The expert's rollouts stop two tricks after the decision; « maître »'s three, its
+    rollouts answering value-greedy."""
     state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
     while state.trick or len(state.talon) > 18:  # to the start of the third trick
         advance(state, 1, 1)
     assert len(state.talon) == 18
-    bot = expert_bot(random.Random(1), 60, None)
+    factory = maitre_bot if level == "maitre" else expert_bot
+    bot = factory(random.Random(1), 60, None)
+    assert bot.rollout_policy == policy
     seat = state.turn
     world = state.determinize(seat, random.Random(5))
     value = bot._rollout(state, world, seat)
-    assert len(world.talon) == len(state.talon) - 4 and not world.trick
-    assert value == value_estimate(world, seat)
-
-
-def test_maitre_cuts_its_value_greedy_rollouts_a_trick_later() -> None:
-    """« maître »'s rollouts stop three tricks after the decision, answering value-greedy."""
-    state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
-    while state.trick or len(state.talon) > 18:
-        advance(state, 1, 1)
-    bot = maitre_bot(random.Random(1), 60, None)
-    assert bot.rollout_policy == 1
-    seat = state.turn
-    world = state.determinize(seat, random.Random(5))
-    value = bot._rollout(state, world, seat)
-    assert len(world.talon) == len(state.talon) - 6 and not world.trick
+    assert len(world.talon) == len(state.talon) - 2 * tricks and not world.trick
     assert value == value_estimate(world, seat)
