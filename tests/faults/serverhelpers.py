@@ -29,8 +29,9 @@ def free_port() -> int:
 class Server:
     """`python -m choux serve` on a free port; `kill()` is a real SIGKILL."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, **env: str) -> None:
         self.database_url = database_url
+        self.env = env  # settings of this server (CHOUX_...), over the defaults below
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -47,6 +48,7 @@ class Server:
             "CHOUX_LIMIT_CREATE": "",
             "CHOUX_LIMIT_JOIN": "",
             "CHOUX_LIMIT_MESSAGES": "",
+            **self.env,
         }
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
@@ -107,7 +109,7 @@ class Player:
     stop: threading.Event = field(default_factory=threading.Event)
     errors: list[str] = field(default_factory=list)
 
-    def create(self, game: str = "chouine") -> None:
+    def create(self, game: str = "chouine", opponent: str = "bot:random") -> None:
         page = self.http.get(f"{self.server.url}/nouvelle?jeu={game}")
         data = {
             "csrf": csrf_of(page.text),
@@ -116,7 +118,7 @@ class Player:
             "pendule": "0",
             "pseudo": "Alice",
             "place_0": "human",
-            "place_1": "bot:random",
+            "place_1": opponent,
         }
         response = self.http.post(f"{self.server.url}/tables", data=data)
         assert response.status_code == 303, response.text

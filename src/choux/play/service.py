@@ -18,6 +18,7 @@ reconnect before bots move.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -49,6 +50,9 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 #: the lobby lists at most this many tables: as many restored live ones are rebuilt at start
 LOBBY_TABLES = 40
 CLOCK_CHOICES = (0, 30, 60, 120, 300)
+#: how long a stop waits for its cancelled tasks: longer than a SQLite write waits for a
+#: lock (`sqlite_appends.PRAGMAS`' busy timeout), the longest a query there can take
+STOP_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
@@ -98,16 +102,27 @@ class TableService(
         self.start_deadlines()
 
     async def stop(self) -> None:
+        """Cancel every task of the service and wait until they have unwound, before the
+        store closes: a task cancelled inside a query still needs its connection to roll
+        back, and an engine disposed under it leaves it waiting forever (the process then
+        hangs at exit)."""
         self._closing = True
         await self.stop_deadlines()
-        for task in list(self.background):
+        tasks = [task for task in self.background if not task.done()]
+        for task in tasks:
             task.cancel()
         await self.pubsub.stop()
         for table in self.tables.values():
-            for task in list(table.tasks.values()):
-                task.cancel()
+            for task in table.tasks.values():
+                if not task.done():
+                    task.cancel()
+                    tasks.append(task)
             table.wake_all()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=STOP_SECONDS)
+            if pending:
+                log.warning("%d tasks still running at shutdown", len(pending))
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = games.get(row.game)
