@@ -17,17 +17,26 @@ default the stored `POLICY_WEIGHTS`), so that the fit values that policy's rollo
 
     .venv/bin/python bench/chouine_value_fit.py --games 20000 --write
     .venv/bin/python bench/chouine_value_fit.py --games 20000 --policy 1 --out /tmp/v1.json
+    .venv/bin/python bench/chouine_value_fit.py --games 10000 --search expert --jobs 2 --out /tmp/e.json
+
+`--search LEVEL` plays the parties with that search bot on both seats (one step of
+expert iteration: the cut's evaluation then values what the search's own play makes of a
+position, for a stronger level to read through `bench/expert_vs_greedy.py
+--bot-value-weights`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from choux.games.chouine import GAME, ChouineState, search
+from choux.games.chouine.bots import expert_bot, maitre_bot
 from choux.games.chouine.search import partie_margin, rollout_move, value_features, value_move
 from choux.games.chouine.state import PLAY
 
@@ -55,6 +64,28 @@ def play(seed: int, rng: random.Random, policy: int = 0) -> list[tuple[int, list
             state.apply_id(turn, value_move(state, turn, rng, policy))
         else:
             state.apply_id(turn, rollout_move(state, turn, rng))
+    values = (partie_margin(state, 0), partie_margin(state, 1))
+    return [(talon, x, values[seat]) for seat, talon, x in points]
+
+
+def play_searched(task: tuple[int, str, int]) -> list[tuple[int, list[float], float]]:
+    """As `play`, but both seats are the search bot `level` (its registered settings,
+    `simulations` rollouts a decision, no clock): the evaluation then values positions as
+    the search itself plays them on (`--search`)."""
+    seed, level, simulations = task
+    factory = maitre_bot if level == "maitre" else expert_bot
+    bots = [factory(random.Random(seed * 2 + s), simulations, None) for s in (0, 1)]
+    state = GAME.new(2, seed)
+    assert isinstance(state, ChouineState)
+    points: list[tuple[int, int, list[float]]] = []
+    while state.stage == PLAY and state.talon:
+        if not state.trick and 2 <= len(state.talon) <= 20:
+            for seat in (0, 1):
+                points.append((seat, len(state.talon), value_features(state, seat)))
+        turn = state.turn
+        move = bots[turn].choose(state, turn)
+        assert move is not None
+        state.apply(turn, move.action)
     values = (partie_margin(state, 0), partie_margin(state, 1))
     return [(talon, x, values[seat]) for seat, talon, x in points]
 
@@ -109,22 +140,37 @@ def main() -> None:
     parser.add_argument(
         "--write-policy", action="store_true", help="store the weights as POLICY_WEIGHTS"
     )
+    parser.add_argument(
+        "--search",
+        choices=["expert", "maitre"],
+        default=None,
+        help="play the parties with this search level on both seats instead of the policy",
+    )
+    parser.add_argument("--simulations", type=int, default=300, help="--search: its rollouts")
+    parser.add_argument("--jobs", type=int, default=1, help="--search: processes")
     args = parser.parse_args()
     if args.policy_weights:
         search.POLICY_WEIGHTS = load_weights(args.policy_weights)
-    begin = time.process_time()
+    begin = time.perf_counter()
     rng = random.Random(args.seed)
     train: dict[int, Fit] = {}
     full: dict[int, Fit] = {}
     held: list[tuple[int, list[float], float]] = []
-    for game in range(args.games):
-        for talon, x, y in play(args.seed + game, rng, args.policy):
+    parties: Iterable[list[tuple[int, list[float], float]]]
+    if args.search:
+        tasks = [(args.seed + game, args.search, args.simulations) for game in range(args.games)]
+        pool = multiprocessing.Pool(args.jobs)
+        parties = pool.imap(play_searched, tasks, chunksize=8)
+    else:
+        parties = (play(args.seed + game, rng, args.policy) for game in range(args.games))
+    for game, party in enumerate(parties):
+        for talon, x, y in party:
             if game % 5 == 4:
                 held.append((talon, x, y))
             else:
                 train.setdefault(talon, Fit(len(x))).add(x, y)
             full.setdefault(talon, Fit(len(x))).add(x, y)
-    played = time.process_time() - begin
+    played = time.perf_counter() - begin
     print(f"{args.games} parties, {sum(f.count for f in full.values())} positions, {played:.0f} s")
     print("talon  train  held-out  MSE(mean)  MSE(fit)  explained")
     for talon in sorted(train):

@@ -105,10 +105,12 @@ def chouine_level(
     simulations: int | None,
     tuning: tuple[tuple[str, int], ...] = (),
     peek: bool = False,
+    value_weights: str | None = None,
 ) -> Bot:
     """A Chouine bot of `level`; the search levels with `simulations` and no clock if given,
     and the search's attributes of `tuning` (name, value) set on it; with `peek`, shown its
-    opponent's hand (`PeekHand`)."""
+    opponent's hand (`PeekHand`); with `value_weights` (a JSON file of
+    `chouine_value_fit.py --out`), that evaluation at its rollouts' cut."""
     game = games.get("chouine")
     bot: Bot
     if simulations is not None and level in ("expert", "maitre"):
@@ -120,6 +122,9 @@ def chouine_level(
         assert isinstance(bot, ChouineSearch)
         current = getattr(bot, name)  # an unknown name fails here
         setattr(bot, name, type(current)(value))
+    if value_weights is not None:
+        assert isinstance(bot, ChouineSearch)
+        bot.value_weights = load_weights(value_weights)
     return PeekHand(bot) if peek else bot
 
 
@@ -132,11 +137,13 @@ def play_pair(
     against_simulations: int | None,
     tuning: tuple[tuple[str, int], ...] = (),
     peek: bool = False,
+    value_weights: str | None = None,
 ) -> tuple[float, int, int, list[float], list[float]]:
     """One deck played twice, seats swapped: (deals won by `level`, ties, its point margin,
     wall and CPU times of its searched decisions)."""
     game = games.get("chouine")
-    timer = Timed(chouine_level(level, seed, simulations, tuning, peek))
+    measured = (tuning, peek, value_weights)
+    timer = Timed(chouine_level(level, seed, simulations, *measured))
     won = 0.0
     ties = margin = 0
     for strong_seat in (0, 1):
@@ -145,7 +152,7 @@ def play_pair(
         bots: list[Bot] = [
             chouine_level(against, 10 * deal + s, against_simulations) for s in range(2)
         ]
-        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, tuning, peek)
+        timer.bot = chouine_level(level, 7919 * deal + strong_seat, simulations, *measured)
         bots[strong_seat] = timer
         winner, totals = play_one_deal(state, bots)
         margin += totals[strong_seat] - totals[1 - strong_seat]
@@ -157,9 +164,12 @@ def play_pair(
     return won, ties, margin, timer.times, timer.cpu
 
 
-def _pair_task(
-    args: tuple[int, int, int | None, str, str, int | None, tuple[tuple[str, int], ...], bool],
-) -> tuple[float, int, int, list[float], list[float]]:
+PairTask = tuple[
+    int, int, int | None, str, str, int | None, tuple[tuple[str, int], ...], bool, str | None
+]
+
+
+def _pair_task(args: PairTask) -> tuple[float, int, int, list[float], list[float]]:
     return play_pair(*args)
 
 
@@ -175,6 +185,7 @@ def chouine(
     log: str | None = None,
     tuning: tuple[tuple[str, int], ...] = (),
     peek: bool = False,
+    value_weights: str | None = None,
 ) -> None:
     """`level` against `against` on duplicate deals: each deck twice, seats swapped.
     With `jobs` > 1 the pairs are shared among that many processes (same results: each
@@ -188,8 +199,8 @@ def chouine(
     begin = time.perf_counter()
     budget = "niveau enregistré" if simulations is None else f"{simulations} simulations"
     print(f"Chouine à deux : {level} ({budget}) contre {against}, {deals} paires de donnes")
-    tasks = [
-        (deal, seed, simulations, level, against, against_simulations, tuning, peek)
+    tasks: list[PairTask] = [
+        (deal, seed, simulations, level, against, against_simulations, tuning, peek, value_weights)
         for deal in range(first, first + deals)
     ]
     log_file = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
@@ -311,6 +322,12 @@ def main() -> None:
         help="Chouine, a diagnostic: the measured level sees its opponent's hand (not the "
         "talon), a ceiling for inference",
     )
+    parser.add_argument(
+        "--bot-value-weights",
+        default=None,
+        help="Chouine: a JSON file of `chouine_value_fit.py --out` for the measured level's "
+        "cut only, its opponent unchanged",
+    )
     parser.add_argument("--log", default=None, help="Chouine: a file for one line per pair")
     parser.add_argument(
         "--set",
@@ -353,6 +370,7 @@ def main() -> None:
             args.log,
             tuple((n, int(v)) for n, _, v in (b.partition("=") for b in args.bot_set)),
             args.peek_hand,
+            args.bot_value_weights,
         )
     if args.game in ("chouineurs", "both"):
         chouineurs(args.games, args.players, args.seed, args.simulations)

@@ -246,3 +246,21 @@ def test_registered_rollouts_are_cut_short_and_valued_by_the_fitted_evaluation(
     value = bot._rollout(state, world, seat)
     assert len(world.talon) == len(state.talon) - 2 * tricks and not world.trick
     assert value == value_estimate(world, seat)
+
+
+def test_a_bot_reads_its_own_evaluation_at_the_cut() -> None:
+    """`value_weights` is the bot's own table: one without weights for any talon size never
+    cuts (the same rollouts as a bot that plays them to the end), the registered table does."""
+    state = advance(GAME.new(2, 23), 4, 1)  # type: ignore[arg-type]
+    seat = state.turn
+    world = state.determinize(seat, random.Random(5))
+
+    def rollout(value_tricks: int, table: dict[int, tuple[float, ...]] | None) -> float:
+        bot = expert_bot(random.Random(1), 60, None)
+        bot.value_tricks, bot.value_weights = value_tricks, table
+        return bot._rollout(state, world.clone(), seat)
+
+    assert rollout(2, {}) == rollout(0, None)
+    assert rollout(2, None) == rollout(2, VALUE_WEIGHTS) != rollout(0, None)
+    constant = {size: (0.25,) + (0.0,) * (len(w) - 1) for size, w in VALUE_WEIGHTS.items()}
+    assert rollout(2, constant) == 0.25

@@ -336,12 +336,14 @@ def value_features(state: ChouineState, seat: Seat) -> list[float]:
     return features
 
 
-def value_estimate(state: ChouineState, seat: Seat) -> float | None:
+def value_estimate(
+    state: ChouineState, seat: Seat, table: dict[int, tuple[float, ...]] | None = None
+) -> float | None:
     """The fitted value (the search's units: `win_value`) of a two-player position at a
     trick's start with cards still in the talon, for `seat`; None without weights for that
-    talon size. A linear model per talon size, fitted by least squares on rollouts of the
-    policy to the exact end (`bench/chouine_value_fit.py`)."""
-    weights = VALUE_WEIGHTS.get(len(state.talon))
+    talon size. A linear model per talon size (`table`, by default `VALUE_WEIGHTS`), fitted
+    by least squares on rollouts of the policy to the exact end (`bench/chouine_value_fit.py`)."""
+    weights = (VALUE_WEIGHTS if table is None else table).get(len(state.talon))
     if weights is None:
         return None
     total = 0.0
@@ -366,6 +368,8 @@ class ChouineSearch(SearchBot):
         self.value_tricks = VALUE_TRICKS
         #: the rollouts' policy (0: `rollout_move`; 1, 2: `value_move`)
         self.rollout_policy = ROLLOUT_POLICY
+        #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
+        self.value_weights: dict[int, tuple[float, ...]] | None = None
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -398,7 +402,7 @@ class ChouineSearch(SearchBot):
             if two and not sim.talon:
                 break
             if len(sim.talon) <= cut and not sim.trick and not sim.chouines:
-                value = value_estimate(sim, seat)
+                value = value_estimate(sim, seat, self.value_weights)
                 if value is not None:
                     return value
             turn = sim.turn
