@@ -121,7 +121,9 @@ export function render(board, view, ctx) {
     const list = h("ul", { class: "cq-decls" });
     for (const d of view.declarations) {
       const cards = h("span", { class: "cq-decl-cards" }, d.cards.map((c) => cardEl(c, { small: true })));
-      list.append(h("li", {}, h("span", { text: `${names[d.seat]} annonce ${d.name}${d.suit ? ` à ${SUIT_NAMES[d.suit]} ${SUITS[d.suit]}` : ""} (${d.points} pts)` }), cards));
+      // a Chouine scores no points: it wins the partie (« (0 pts) » would say it is worthless)
+      const worth = d.kind === "chouine" ? "" : ` (${d.points} pts)`;
+      list.append(h("li", {}, h("span", { text: `${names[d.seat]} annonce ${d.name}${d.suit ? ` à ${SUIT_NAMES[d.suit]} ${SUITS[d.suit]}` : ""}${worth}` }), cards));
     }
     wrap.append(h("section", { class: "cq-decl-box" }, h("h3", { text: "Annonces" }), list));
   }
@@ -161,7 +163,8 @@ function resultEl(view, ctx) {
   const next = h("p", { class: "cq-next", text: view.stage === "over" ? "Dernière partie du match." : "La donne suivante arrive…" });
   if (r.reason === "chouine") {
     // a Chouine wins the partie outright: totals (where the loser may lead) would mislead
-    box.append(h("p", { class: "cq-chouine", text: "La Chouine emporte la partie, quels que soient les points." }), next);
+    // (the title already says who won by it; this says where the score sheet went)
+    box.append(h("p", { class: "cq-chouine", text: "Pas de feuille de points : la Chouine suffit." }), next);
     return box;
   }
   const table = h("table", { class: "cq-sheet" });
