@@ -32,7 +32,7 @@ import json
 import multiprocessing
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from choux.games.chouine import GAME, ChouineState, search
@@ -50,25 +50,37 @@ def load_weights(path: str) -> dict[int, tuple[float, ...]]:
     return {int(k): tuple(float(x) for x in v) for k, v in data.items()}
 
 
-def play(seed: int, rng: random.Random, policy: int = 0) -> list[tuple[int, list[float], float]]:
-    """(talon size, features, value) for both seats at every trick's start of one party."""
-    state = GAME.new(2, seed)
-    assert isinstance(state, ChouineState)
+Sample = tuple[int, list[float], float]
+
+
+def record_party(state: ChouineState, move: Callable[[ChouineState, int], None]) -> list[Sample]:
+    """(talon size, features, value) for both seats at every trick's start of one party,
+    `move` playing the seat to move until the talon is empty (then valued exactly)."""
     points: list[tuple[int, int, list[float]]] = []
     while state.stage == PLAY and state.talon:
         if not state.trick and 2 <= len(state.talon) <= 20:
             for seat in (0, 1):
                 points.append((seat, len(state.talon), value_features(state, seat)))
-        turn = state.turn
-        if policy:
-            state.apply_id(turn, value_move(state, turn, rng, policy))
-        else:
-            state.apply_id(turn, rollout_move(state, turn, rng))
+        move(state, state.turn)
     values = (partie_margin(state, 0), partie_margin(state, 1))
     return [(talon, x, values[seat]) for seat, talon, x in points]
 
 
-def play_searched(task: tuple[int, str, int]) -> list[tuple[int, list[float], float]]:
+def play(seed: int, rng: random.Random, policy: int = 0) -> list[Sample]:
+    """One party of the rollout policy (`policy` 0: `rollout_move`, else `value_move`)."""
+    state = GAME.new(2, seed)
+    assert isinstance(state, ChouineState)
+
+    def move(state: ChouineState, turn: int) -> None:
+        if policy:
+            state.apply_id(turn, value_move(state, turn, rng, policy))
+        else:
+            state.apply_id(turn, rollout_move(state, turn, rng))
+
+    return record_party(state, move)
+
+
+def play_searched(task: tuple[int, str, int]) -> list[Sample]:
     """As `play`, but both seats are the search bot `level` (its registered settings,
     `simulations` rollouts a decision, no clock): the evaluation then values positions as
     the search itself plays them on (`--search`)."""
@@ -77,17 +89,13 @@ def play_searched(task: tuple[int, str, int]) -> list[tuple[int, list[float], fl
     bots = [factory(random.Random(seed * 2 + s), simulations, None) for s in (0, 1)]
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
-    points: list[tuple[int, int, list[float]]] = []
-    while state.stage == PLAY and state.talon:
-        if not state.trick and 2 <= len(state.talon) <= 20:
-            for seat in (0, 1):
-                points.append((seat, len(state.talon), value_features(state, seat)))
-        turn = state.turn
-        move = bots[turn].choose(state, turn)
-        assert move is not None
-        state.apply(turn, move.action)
-    values = (partie_margin(state, 0), partie_margin(state, 1))
-    return [(talon, x, values[seat]) for seat, talon, x in points]
+
+    def move(state: ChouineState, turn: int) -> None:
+        chosen = bots[turn].choose(state, turn)
+        assert chosen is not None
+        state.apply(turn, chosen.action)
+
+    return record_party(state, move)
 
 
 class Fit:
@@ -155,8 +163,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     train: dict[int, Fit] = {}
     full: dict[int, Fit] = {}
-    held: list[tuple[int, list[float], float]] = []
-    parties: Iterable[list[tuple[int, list[float], float]]]
+    held: list[Sample] = []
+    parties: Iterable[list[Sample]]
     if args.search:
         tasks = [(args.seed + game, args.search, args.simulations) for game in range(args.games)]
         pool = multiprocessing.Pool(args.jobs)

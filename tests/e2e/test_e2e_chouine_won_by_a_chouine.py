@@ -1,6 +1,7 @@
 """The last partie of a match won by a Chouine, declared from the page: both players read
 who won by it, no score sheet and no points (a total could show the loser ahead), and the
-Chouine listed with its cards and without points (it scores none: it wins)."""
+Chouine listed with its cards and without points (it scores none: it wins). The rule:
+`rules/chouine.md`, « the result names the Chouine as the reason, not a points total »."""
 
 from __future__ import annotations
 

@@ -16,16 +16,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from serverhelpers import Player, Server, csrf_of
-from webhelpers import postgres_or_skip
+from web_fixtures import db_url_fixture  # noqa: F401 (fixture: SQLite and PostgreSQL)
 
 GRACE_SECONDS = 2.0  # ample time to take the lock first, even on a loaded machine
 LOCK_HELD_AFTER_STOP = 2.0
@@ -41,24 +39,13 @@ def seat_kinds(path: Path, code: str) -> list[str]:
     return [str(kind) for (kind,) in rows]
 
 
-@pytest.fixture(
-    name="database", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
-def database_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'choux.sqlite3'}"
-        return
-    with postgres_or_skip() as url:
-        yield url
-
-
 def test_the_loop_closes_cleanly_after_a_stop_during_a_write_waiting_for_a_lock(
-    database: str,
+    db_url: str,
 ) -> None:
     script = Path(__file__).with_name("stop_in_process.py")
     try:
         done = subprocess.run(
-            [sys.executable, str(script), database, str(LOCK_HELD_AFTER_STOP)],
+            [sys.executable, str(script), db_url, str(LOCK_HELD_AFTER_STOP)],
             capture_output=True,
             text=True,
             timeout=40,
@@ -72,7 +59,7 @@ def test_the_loop_closes_cleanly_after_a_stop_during_a_write_waiting_for_a_lock(
     # « query cancellation interrupted (CancelledError): closing connection »)
     warnings = [line for line in done.stderr.splitlines() if line.startswith(("WARNING", "ERROR"))]
     assert warnings == []
-    if database.startswith("sqlite"):
+    if db_url.startswith("sqlite"):
         # a query waiting for SQLite's lock cannot be interrupted: the stop waited for it
         assert float(stopped.split()[2]) >= LOCK_HELD_AFTER_STOP - 0.5, stopped
 
