@@ -25,6 +25,7 @@ clock (fully deterministic).
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import random
 import time
@@ -99,6 +100,12 @@ def report_times(times: list[float]) -> None:
     )
 
 
+@functools.cache
+def weights_file(path: str) -> dict[int, tuple[float, ...]]:
+    """`load_weights`, read once per process (every pair builds its bots anew)."""
+    return load_weights(path)
+
+
 def chouine_level(
     level: str,
     seed: int,
@@ -124,7 +131,7 @@ def chouine_level(
         setattr(bot, name, type(current)(value))
     if value_weights is not None:
         assert isinstance(bot, ChouineSearch)
-        bot.value_weights = load_weights(value_weights)
+        bot.value_weights = weights_file(value_weights)
     return PeekHand(bot) if peek else bot
 
 

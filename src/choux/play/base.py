@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,6 +21,15 @@ from choux.play.store import Store
 from choux.play.tables import LiveTable
 
 log = logging.getLogger("choux.play")
+
+
+def cancel_running(tasks: Iterable[asyncio.Task[Any]]) -> list[asyncio.Task[Any]]:
+    """Cancel the tasks still running; returns them, for the caller to wait until they have
+    unwound (before the store closes: one may be in the middle of a query)."""
+    running = [task for task in tasks if not task.done()]
+    for task in running:
+        task.cancel()
+    return running
 
 
 class ServiceBase:

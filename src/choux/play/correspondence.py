@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from choux.play import correspondence_store as cs
+from choux.play.base import cancel_running
 from choux.play.correspondence_store import Rule
 from choux.play.errors import TableError
 from choux.play.presence import Presence
@@ -126,9 +127,7 @@ class Correspondence(Presence, Scheduler):
 
     async def stop_deadlines(self) -> None:
         """Before the store closes: cancel this part's tasks and let them unwind."""
-        tasks = [t for t in self._days_tasks if not t.done()]
-        for task in tasks:
-            task.cancel()
+        tasks = cancel_running(self._days_tasks)
         if tasks:
             await asyncio.wait(tasks, timeout=5)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.engine.fairness import new_seed
-from choux.play.base import ServiceBase
+from choux.play.base import ServiceBase, cancel_running
 from choux.play.chat import Chat, ChatRoom
 from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
@@ -108,15 +108,10 @@ class TableService(
         hangs at exit)."""
         self._closing = True
         await self.stop_deadlines()
-        tasks = [task for task in self.background if not task.done()]
-        for task in tasks:
-            task.cancel()
+        tasks = cancel_running(self.background)
         await self.pubsub.stop()
         for table in self.tables.values():
-            for task in table.tasks.values():
-                if not task.done():
-                    task.cancel()
-                    tasks.append(task)
+            tasks += cancel_running(table.tasks.values())
             table.wake_all()
         self.pool.shutdown(wait=False, cancel_futures=True)
         if tasks:
