@@ -25,7 +25,8 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 # may import change; a failed build (no C compiler) only warns: they then run interpreted.
 NATIVE := src/choux/games/chouine/cards.py src/choux/games/chouine/rules.py \
 	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py \
-	src/choux/games/chouine/endgame.py src/choux/games/chouine/search.py
+	src/choux/games/chouine/endgame.py src/choux/games/chouine/search.py \
+	src/choux/games/chouine/card_policy.py
 NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py src/choux/ai/*.py) \
 	src/choux/engine/base.py src/choux/engine/native.py
 

@@ -37,7 +37,13 @@ from pathlib import Path
 
 from choux.games.chouine import GAME, ChouineState, search
 from choux.games.chouine.bots import expert_bot, maitre_bot
-from choux.games.chouine.search import partie_margin, rollout_move, value_features, value_move
+from choux.games.chouine.search import (
+    learned_move,
+    partie_margin,
+    rollout_move,
+    value_features,
+    value_move,
+)
 from choux.games.chouine.state import PLAY
 
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "src/choux/games/chouine/value_weights.py"
@@ -67,12 +73,15 @@ def record_party(state: ChouineState, move: Callable[[ChouineState, int], None])
 
 
 def play(seed: int, rng: random.Random, policy: int = 0) -> list[Sample]:
-    """One party of the rollout policy (`policy` 0: `rollout_move`, else `value_move`)."""
+    """One party of the rollout policy (`policy` 0: `rollout_move`, 4: `learned_move`, else
+    `value_move`)."""
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
 
     def move(state: ChouineState, turn: int) -> None:
-        if policy:
+        if policy == 4:
+            state.apply_id(turn, learned_move(state, turn, rng))
+        elif policy:
             state.apply_id(turn, value_move(state, turn, rng, policy))
         else:
             state.apply_id(turn, rollout_move(state, turn, rng))
@@ -142,7 +151,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=500_000, help="first deal's seed")
     parser.add_argument("--write", action="store_true", help="store the weights")
-    parser.add_argument("--policy", type=int, default=0, help="0: rollout_move; 1, 2: value_move")
+    parser.add_argument(
+        "--policy", type=int, default=0, help="0: rollout_move; 1-3: value_move; 4: learned_move"
+    )
     parser.add_argument("--policy-weights", default=None, help="JSON weights the policy reads")
     parser.add_argument("--out", default=None, help="write the weights to this JSON file")
     parser.add_argument(

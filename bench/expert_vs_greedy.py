@@ -35,6 +35,7 @@ from chouine_value_fit import load_weights
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
+from choux.games.chouine import card_policy
 from choux.games.chouine import search as chouine_search
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.bots import maitre_bot as chouine_maitre
@@ -355,7 +356,15 @@ def main() -> None:
         default=None,
         help="Chouine: the same for the value-greedy rollout policy (`rollout_policy`)",
     )
+    parser.add_argument(
+        "--card-weights",
+        default=None,
+        help="Chouine: a JSON file of `chouine_policy_fit.py --out` for the distilled rollout "
+        "policy (`rollout_policy=4`, every search bot of the run)",
+    )
     args = parser.parse_args()
+    if args.card_weights:
+        card_policy.CARD_WEIGHTS = load_weights(args.card_weights)
     if args.value_weights:
         chouine_search.VALUE_WEIGHTS = load_weights(args.value_weights)
     if args.policy_weights:

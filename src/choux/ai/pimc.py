@@ -83,12 +83,15 @@ class SearchBot:
         #: figures of the last decision, for benchmarks and tests
         self.last_simulations = 0
         self.last_worlds = 0
+        #: each candidate's mean value in the last search (None: no search was needed)
+        self.last_values: list[float] | None = None
 
     # ------------------------------------------------------------------ decision
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         actions = state.legal_actions(seat)
         self.last_simulations = self.last_worlds = 0
+        self.last_values = None
         if not actions:
             return None
         if len(actions) == 1:
@@ -125,6 +128,7 @@ class SearchBot:
                 continue
             break
         self.last_simulations = used
+        self.last_values = [t / n if n else 0.0 for t, n in zip(totals, samples, strict=True)]
         return max(alive, key=lambda i: (totals[i] / samples[i], -i))
 
     def _play_world(

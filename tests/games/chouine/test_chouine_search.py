@@ -227,13 +227,13 @@ def test_the_fitted_evaluation_prefers_the_hand_with_the_high_trumps() -> None:
 
 @pytest.mark.parametrize(
     ("level", "tricks", "policy"),
-    [("expert", 2, 0), ("maitre", 3, 1)],
+    [("expert", 2, 4), ("maitre", 2, 4)],
 )
 def test_registered_rollouts_are_cut_short_and_valued_by_the_fitted_evaluation(
     level: str, tricks: int, policy: int
 ) -> None:
-    """The expert's rollouts stop two tricks after the decision; « maître »'s three, its
-    rollouts answering value-greedy."""
+    """Both levels' rollouts stop two tricks after the decision, played by the distilled
+    policy (« maître » has more of them)."""
     state = advance(GAME.new(2, 23), 1, 1)  # type: ignore[arg-type]
     while state.trick or len(state.talon) > 18:  # to the start of the third trick
         advance(state, 1, 1)

@@ -130,12 +130,16 @@ MAITRE_SIMULATIONS, MAITRE_SECONDS = 2500, 0.9
 #: the talon over 1,000 duplicate pairs (paired -0.1 +- 2.5 points), for a tenth of the CPU
 #: (docs/perf.md, « Issue 13, seventh pass »).
 EXPERT_VALUE_TRICKS = 2
-#: « maître »: rollouts cut three tricks after the decision, their answers value-greedy
-#: (`rollout_policy` 1): 56.2 % +- 2.2 of 1,000 duplicate pairs against the expert, where
-#: 2,500 full rollouts (its earlier setting) won 50.1 % +- 4.0 of 300, for a seventh of
-#: the CPU (docs/perf.md, « Issue 13, seventh pass »)
-MAITRE_VALUE_TRICKS = 3
-MAITRE_ROLLOUT_POLICY = 1
+#: ... and played by the policy distilled from the search's own values (`rollout_policy`
+#: 4, `card_policy.py`): +2.2 +- 1.8 points of duplicate deals won against greedy over
+#: 2,000 pairs (docs/perf.md, « Issue 13, ninth pass »)
+EXPERT_ROLLOUT_POLICY = 4
+#: « maître »: the expert's search with eight times its rollouts: against the distilled
+#: expert it wins more than the seventh pass's maître (rollouts cut three tricks after the
+#: decision, value-greedy answers), +4.3 +- 4.5 points over 300 pairs, and a trick's cut
+#: later is no better (docs/perf.md, « Issue 13, ninth pass »)
+MAITRE_VALUE_TRICKS = 2
+MAITRE_ROLLOUT_POLICY = 4
 
 
 def expert_bot(
@@ -143,10 +147,11 @@ def expert_bot(
     simulations: int = EXPERT_SIMULATIONS,
     seconds: float | None = EXPERT_SECONDS,
 ) -> ChouineSearch:
-    """The "expert" level: determinized search, rollouts cut short by the fitted
-    evaluation, the exact solver once the talon is empty."""
+    """The "expert" level: determinized search, rollouts played by the distilled policy
+    and cut short by the fitted evaluation, the exact solver once the talon is empty."""
     bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
     bot.value_tricks = EXPERT_VALUE_TRICKS
+    bot.rollout_policy = EXPERT_ROLLOUT_POLICY
     return bot
 
 
@@ -155,8 +160,8 @@ def maitre_bot(
     simulations: int = MAITRE_SIMULATIONS,
     seconds: float | None = MAITRE_SECONDS,
 ) -> ChouineSearch:
-    """The « maître » level: the same search with about eight times the budget, rollouts
-    cut a trick later and answering value-greedy (under 1 s a move)."""
+    """The « maître » level: the expert's search with about eight times its budget (under
+    1 s a move)."""
     bot = ChouineSearch(rng, simulations=simulations, seconds=seconds)
     bot.value_tricks = MAITRE_VALUE_TRICKS
     bot.rollout_policy = MAITRE_ROLLOUT_POLICY

@@ -20,12 +20,15 @@ Cut rollouts (`ChouineSearch.value_tricks`; the registered expert cuts after two
 `bots.py`): two players, a rollout stops a few tricks after the decision and is valued by
 a linear evaluation fitted on the policy's own rollouts (`value_estimate`); measured as
 strong for a tenth of the CPU.
-Value-greedy rollouts (`ChouineSearch.rollout_policy`; « maître » answers so, `bots.py`):
-the rollouts answer (and, policies 2-3, lead) with the card that leaves the best fitted
-evaluation after the trick (`value_move`): one step of policy improvement, +4 points as a
-policy, +1.8 +- 2.4 against greedy in the expert's search over 1,000 pairs (docs/perf.md,
-sixth pass); with rollouts cut after three tricks it makes « maître » stronger than the
-expert (seventh pass).
+Value-greedy rollouts (`ChouineSearch.rollout_policy` 1-3): the rollouts answer (and,
+policies 2-3, lead) with the card that leaves the best fitted evaluation after the trick
+(`value_move`): one step of policy improvement, +1.8 +- 2.4 against greedy in the expert's
+search over 1,000 pairs (docs/perf.md, sixth pass); « maître » rolled out so from the
+seventh to the ninth pass.
+Distilled rollouts (`rollout_policy` 4, `learned_move`; the registered expert and maître
+roll out so): a linear scorer of each card (`card_policy.py`) fitted to the search's own
+values of its candidates (expert iteration, `bench/chouine_policy_fit.py`): +2.2 +- 1.8
+points against greedy over 2,000 pairs (docs/perf.md, ninth pass).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from choux.ai.pimc import SearchBot
 from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
+from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
@@ -71,7 +75,8 @@ VALUE_MIN_TALON = 2
 #: 2 leads value-greedy too, each lead valued against the opponent's value-greedy answer
 #: in the world (it then knows the opponent's hand: a peek, to be measured);
 #: 3 as 2, but the opponent's hand is not read: each lead is valued against the answers
-#: from `LEAD_SAMPLES` hands dealt from what the leader cannot see
+#: from `LEAD_SAMPLES` hands dealt from what the leader cannot see; 4 the policy distilled
+#: from the search's own values (`learned_move`, `card_policy.py`)
 ROLLOUT_POLICY = 0
 LEAD_SAMPLES = 4
 #: the noise that breaks the value-greedy policy's ties (units of the evaluation)
@@ -277,6 +282,16 @@ def value_move(state: ChouineState, seat: Seat, rng: random.Random, policy: int)
     return best
 
 
+def learned_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
+    """The distilled rollout policy (`ROLLOUT_POLICY` 4), as an action id: two players in
+    phase 1, a choice between plain cards goes to `card_policy.card_move`; declarations,
+    the exchange and everything else to `rollout_move`."""
+    ids = state.legal_action_ids(seat)
+    if len(ids) == 1 or ids[-1] >= 32 or state.n != 2 or not state.talon:
+        return rollout_move(state, seat, rng)
+    return card_move(state, seat, ids, rng)
+
+
 def win_value(margin: int, players: int) -> float:
     """A final margin as the search's value: the partie (1, a tie 1/players, 0) plus a
     little of the margin, clamped to MARGIN_CAP points; a Chouine (it wins the whole game)
@@ -406,7 +421,9 @@ class ChouineSearch(SearchBot):
                 if value is not None:
                     return value
             turn = sim.turn
-            if policy:
+            if policy == 4:
+                sim.apply_id(turn, learned_move(sim, turn, rng))
+            elif policy:
                 sim.apply_id(turn, value_move(sim, turn, rng, policy))
             else:
                 sim.apply_id(turn, rollout_move(sim, turn, rng))

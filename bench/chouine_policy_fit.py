@@ -1,0 +1,204 @@
+"""Distil the search into a rollout policy (`card_policy.py`): one step of expert iteration.
+
+Plays `--games` two-player parties with a search level on both seats (its registered
+settings, `--simulations` rollouts a decision, no clock) until the talon is empty. At every
+decision of phase 1 between plain cards only, it records what the seat sees of each card
+(`card_features`) and the mean value the search gave it. Then fits, per model (lead or
+answer, stage of the talon), a linear scorer of the values centred within each decision,
+by least squares with a small ridge, in plain Python. Prints, on held-out parties (every
+fifth), how often the scorer's best card is the search's choice, against the rollout
+policy the search used (`rollout_move`). `--write` stores the weights (fitted on all the
+parties) in `src/choux/games/chouine/card_policy_weights.py`; `--out FILE` writes them as
+JSON.
+
+    nice -n 5 .venv/bin/python bench/chouine_policy_fit.py --games 3000 --jobs 2 --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import time
+from pathlib import Path
+
+from choux.games.chouine import GAME, ChouineState
+from choux.games.chouine.actions import action_id
+from choux.games.chouine.bots import expert_bot, maitre_bot
+from choux.games.chouine.card_policy import FEATURES, candidate_features, model_key
+from choux.games.chouine.search import rollout_move
+from choux.games.chouine.state import PLAY
+
+WEIGHTS_FILE = (
+    Path(__file__).resolve().parent.parent / "src/choux/games/chouine/card_policy_weights.py"
+)
+RIDGE = 0.5
+
+#: (model key, features of each candidate, the search's value of each, its choice's index,
+#: the rollout rule's choice's index)
+Decision = tuple[int, list[list[float]], list[float], int, int]
+
+
+def play_party(task: tuple[int, str, int, list[tuple[str, int]]]) -> list[Decision]:
+    """One party of the search level on both seats (`settings`: integer attributes of its
+    search bot set otherwise); its recorded decisions."""
+    seed, level, simulations, settings = task
+    factory = maitre_bot if level == "maitre" else expert_bot
+    bots = [factory(random.Random(seed * 2 + s), simulations, None) for s in (0, 1)]
+    for bot in bots:
+        for name, value in settings:
+            getattr(bot, name)  # an unknown name fails here
+            setattr(bot, name, value)
+    rule_rng = random.Random(seed)
+    state = GAME.new(2, seed)
+    assert isinstance(state, ChouineState)
+    decisions: list[Decision] = []
+    while state.stage == PLAY and state.talon:
+        seat = state.turn
+        ids = list(state.legal_action_ids(seat))
+        chosen = bots[seat].choose(state, seat)
+        assert chosen is not None
+        values = bots[seat].last_values
+        if values is not None and len(ids) > 1 and ids[-1] < 32:
+            actions = state.legal_actions(seat)
+            cards = [action_id(a) for a in actions]
+            rule = rollout_move(state, seat, rule_rng)
+            decisions.append(
+                (
+                    model_key(bool(state.trick), len(state.talon)),
+                    candidate_features(state, seat, cards),
+                    list(values),
+                    cards.index(action_id(chosen.action)),
+                    cards.index(rule),
+                )
+            )
+        state.apply(seat, chosen.action)
+    return decisions
+
+
+class CentredFit:
+    """Normal equations of a linear model of values centred within each decision."""
+
+    def __init__(self) -> None:
+        self.xtx = [[0.0] * FEATURES for _ in range(FEATURES)]
+        self.xty = [0.0] * FEATURES
+        self.count = 0
+
+    def add(self, features: list[list[float]], values: list[float]) -> None:
+        k = len(values)
+        mean_x = [sum(x[i] for x in features) / k for i in range(FEATURES)]
+        mean_y = sum(values) / k
+        for x, y in zip(features, values, strict=True):
+            d = [xi - m for xi, m in zip(x, mean_x, strict=True)]
+            dy = y - mean_y
+            self.count += 1
+            for i, di in enumerate(d):
+                if di:
+                    row = self.xtx[i]
+                    for j in range(FEATURES):
+                        row[j] += di * d[j]
+                    self.xty[i] += di * dy
+
+    def solve(self) -> list[float]:
+        size = FEATURES
+        a = [row[:] for row in self.xtx]
+        for i in range(size):
+            a[i][i] += RIDGE
+        b = self.xty[:]
+        for col in range(size):  # Gaussian elimination with partial pivoting
+            pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+            a[col], a[pivot] = a[pivot], a[col]
+            b[col], b[pivot] = b[pivot], b[col]
+            for r in range(col + 1, size):
+                f = a[r][col] / a[col][col]
+                if f:
+                    for k in range(col, size):
+                        a[r][k] -= f * a[col][k]
+                    b[r] -= f * b[col]
+        w = [0.0] * size
+        for i in reversed(range(size)):
+            w[i] = (b[i] - sum(a[i][k] * w[k] for k in range(i + 1, size))) / a[i][i]
+        return w
+
+
+def best(weights: list[float], features: list[list[float]]) -> int:
+    scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f in features]
+    return max(range(len(scores)), key=scores.__getitem__)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=700_000, help="first deal's seed")
+    parser.add_argument("--level", choices=["expert", "maitre"], default="expert")
+    parser.add_argument("--simulations", type=int, default=600)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--bot-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an integer attribute of the teaching search bots (rollout_policy=4: the "
+        "policy distilled so far rolls out their worlds: the next step of the iteration)",
+    )
+    parser.add_argument("--write", action="store_true", help="store the weights")
+    parser.add_argument("--out", default=None, help="write the weights to this JSON file")
+    args = parser.parse_args()
+    begin = time.perf_counter()
+    settings = [(n, int(v)) for n, _, v in (s.partition("=") for s in args.bot_set)]
+    tasks = [
+        (args.seed + game, args.level, args.simulations, settings) for game in range(args.games)
+    ]
+    with multiprocessing.Pool(args.jobs) as pool:
+        parties = list(pool.imap(play_party, tasks, chunksize=4))
+    train: dict[int, CentredFit] = {}
+    full: dict[int, CentredFit] = {}
+    held: list[Decision] = []
+    for game, party in enumerate(parties):
+        for decision in party:
+            key, features, values = decision[0], decision[1], decision[2]
+            if game % 5 == 4:
+                held.append(decision)
+            else:
+                train.setdefault(key, CentredFit()).add(features, values)
+            full.setdefault(key, CentredFit()).add(features, values)
+    print(
+        f"{args.games} parties, {sum(len(p) for p in parties)} decisions, "
+        f"{time.perf_counter() - begin:.0f} s"
+    )
+    print(
+        "model  train cards  held-out decisions  search's card: fitted  rule  regret: fitted  rule"
+    )
+    for key in sorted(train):
+        w = train[key].solve()
+        rows = [d for d in held if d[0] == key]
+        agree = sum(best(w, d[1]) == d[3] for d in rows)
+        rule = sum(d[4] == d[3] for d in rows)
+        regret = sum(max(d[2]) - d[2][best(w, d[1])] for d in rows)
+        rule_regret = sum(max(d[2]) - d[2][d[4]] for d in rows)
+        n = max(1, len(rows))
+        print(
+            f"{key:5d} {train[key].count:12d} {len(rows):19d} {100 * agree / n:20.1f} % "
+            f"{100 * rule / n:4.1f} % {regret / n:14.4f} {rule_regret / n:6.4f}"
+        )
+    table = {key: [round(v, 5) for v in full[key].solve()] for key in sorted(full)}
+    if args.out:
+        Path(args.out).write_text(json.dumps(table))
+        print(f"weights written to {args.out}")
+    if args.write:
+        lines = [f"    {key}: ({', '.join(f'{v:.5f}' for v in w)})," for key, w in table.items()]
+        text = WEIGHTS_FILE.read_text()
+        start = text.index("# fmt: off\n")
+        end = text.index("# fmt: on\n") + len("# fmt: on\n")
+        body = (
+            "# fmt: off\nCARD_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
+            + "\n".join(lines)
+            + "\n}\n# fmt: on\n"
+        )
+        WEIGHTS_FILE.write_text(text[:start] + body + text[end:])
+        print(f"CARD_WEIGHTS written to {WEIGHTS_FILE}")
+
+
+if __name__ == "__main__":
+    main()
