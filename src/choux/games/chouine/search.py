@@ -381,7 +381,7 @@ class ChouineSearch(SearchBot):
         self._world_seed = 0
         #: rollouts valued by `value_estimate` after this many tricks (0: never)
         self.value_tricks = VALUE_TRICKS
-        #: the rollouts' policy (0: `rollout_move`; 1, 2: `value_move`)
+        #: the rollouts' policy (0: `rollout_move`; 1-3: `value_move`; 4: `learned_move`)
         self.rollout_policy = ROLLOUT_POLICY
         #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
         self.value_weights: dict[int, tuple[float, ...]] | None = None
