@@ -23,6 +23,7 @@ import random
 import time
 from pathlib import Path
 
+from chouine_value_fit import solve_linear  # bench/ is the script's folder, hence on sys.path
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import action_id
 from choux.games.chouine.bots import expert_bot, maitre_bot
@@ -101,25 +102,10 @@ class CentredFit:
                     self.xty[i] += di * dy
 
     def solve(self) -> list[float]:
-        size = FEATURES
         a = [row[:] for row in self.xtx]
-        for i in range(size):
+        for i in range(FEATURES):
             a[i][i] += RIDGE
-        b = self.xty[:]
-        for col in range(size):  # Gaussian elimination with partial pivoting
-            pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
-            a[col], a[pivot] = a[pivot], a[col]
-            b[col], b[pivot] = b[pivot], b[col]
-            for r in range(col + 1, size):
-                f = a[r][col] / a[col][col]
-                if f:
-                    for k in range(col, size):
-                        a[r][k] -= f * a[col][k]
-                    b[r] -= f * b[col]
-        w = [0.0] * size
-        for i in reversed(range(size)):
-            w[i] = (b[i] - sum(a[i][k] * w[k] for k in range(i + 1, size))) / a[i][i]
-        return w
+        return solve_linear(a, self.xty[:])
 
 
 def best(weights: list[float], features: list[list[float]]) -> int:

@@ -107,6 +107,26 @@ def play_searched(task: tuple[int, str, int]) -> list[Sample]:
     return record_party(state, move)
 
 
+def solve_linear(a: list[list[float]], b: list[float]) -> list[float]:
+    """The solution of `a` w = `b` (both changed in place), by Gaussian elimination with
+    partial pivoting: the normal equations of a fit, in plain Python."""
+    size = len(b)
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        b[col], b[pivot] = b[pivot], b[col]
+        for r in range(col + 1, size):
+            f = a[r][col] / a[col][col]
+            if f:
+                for k in range(col, size):
+                    a[r][k] -= f * a[col][k]
+                b[r] -= f * b[col]
+    w = [0.0] * size
+    for i in reversed(range(size)):
+        w[i] = (b[i] - sum(a[i][k] * w[k] for k in range(i + 1, size))) / a[i][i]
+    return w
+
+
 class Fit:
     """Sums of the normal equations of one least-squares model."""
 
@@ -129,21 +149,7 @@ class Fit:
         a = [[self.xtx[min(i, j)][max(i, j)] for j in range(size)] for i in range(size)]
         for i in range(1, size):  # no ridge on the constant
             a[i][i] += RIDGE
-        b = self.xty[:]
-        for col in range(size):  # Gaussian elimination with partial pivoting
-            pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
-            a[col], a[pivot] = a[pivot], a[col]
-            b[col], b[pivot] = b[pivot], b[col]
-            for r in range(col + 1, size):
-                f = a[r][col] / a[col][col]
-                if f:
-                    for k in range(col, size):
-                        a[r][k] -= f * a[col][k]
-                    b[r] -= f * b[col]
-        w = [0.0] * size
-        for i in reversed(range(size)):
-            w[i] = (b[i] - sum(a[i][k] * w[k] for k in range(i + 1, size))) / a[i][i]
-        return w
+        return solve_linear(a, self.xty[:])
 
 
 def main() -> None:

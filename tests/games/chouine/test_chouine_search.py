@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
 from choux.games.chouine.cards import CODES, parse, parse_all
 from choux.games.chouine.search import (
     ChouineSearch,
+    learned_move,
     rollout_move,
     value_estimate,
     value_features,
@@ -108,15 +110,19 @@ def test_determinization_rarely_deals_an_unlikely_card_to_that_seat() -> None:
     assert counts[marked] < 0.6 * counts[plain]
 
 
+@pytest.mark.parametrize("policy", [rollout_move, learned_move])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_rollout_policy_plays_whole_parties_legally(players: int) -> None:
+def test_rollout_policy_plays_whole_parties_legally(
+    players: int, policy: Callable[[ChouineState, int, random.Random], int]
+) -> None:
+    """The hand-written rule and the distilled policy (`card_policy.py`)."""
     rng = random.Random(players)
     for seed in range(20):
         state = GAME.new(players, seed)
         assert isinstance(state, ChouineState)
         while state.stage == "play":
             seat = state.turn
-            move = rollout_move(state, seat, rng)
+            move = policy(state, seat, rng)
             assert ACTIONS[move] in state.legal_actions(seat)
             state.apply_id(seat, move)
 

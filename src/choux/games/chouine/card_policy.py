@@ -16,6 +16,7 @@ import random
 from choux.engine.base import Seat
 from choux.games.chouine.card_policy_weights import CARD_WEIGHTS
 from choux.games.chouine.cards import JACK, KING, POINTS, QUEEN, TEN
+from choux.games.chouine.rules import brisque_count
 from choux.games.chouine.state import ChouineState
 
 #: the number of features of `card_features`
@@ -28,7 +29,10 @@ NOISE = 0.005
 
 def stage(talon: int) -> int:
     """The index in STAGES of a talon of that size."""
-    return 0 if talon >= 14 else 1 if talon >= 8 else 2
+    for i, (low, _) in enumerate(STAGES):
+        if talon >= low:
+            return i
+    return len(STAGES) - 1
 
 
 def model_key(answer: bool, talon: int) -> int:
@@ -75,14 +79,14 @@ def card_features(
     if rank >= TEN and brisques >= 3:
         x[19] = 1.0
     suit_cards = mask >> (suit * 8) & 0xFF
+    outside_suit = outside >> (suit * 8) & 0xFF
     if not is_trump:
         x[20] = (bin(suit_cards).count("1") - 1) / 4.0
-    higher = (outside >> (suit * 8) & 0xFF) >> (rank + 1)
+    higher = outside_suit >> (rank + 1)
     if not higher:
         x[22 if is_trump else 21] = 1.0
     if is_trump and suit_cards == 1 << rank:
         x[23] = 1.0
-    outside_suit = outside >> (suit * 8) & 0xFF
     if is_trump:
         x[30] = bin(outside_suit).count("1") / 8.0
         x[33] = bin(suit_cards).count("1") / 8.0
@@ -114,12 +118,7 @@ def candidate_features(state: ChouineState, seat: Seat, cards: list[int]) -> lis
     trump = state.trump
     declared = state.declared_suits[seat]
     led = state.trick[0] if state.trick else -1
-    brisques = 0
-    for c in state.hands[seat]:
-        if c & 7 >= TEN:
-            brisques += 1
-    if state.brisque_used[seat]:
-        brisques = 0
+    brisques = 0 if state.brisque_used[seat] else brisque_count(mask)
     talon = state.talon
     turned = talon[0] if len(talon) == 2 else -1
     return [card_features(c, mask, outside, trump, declared, led, brisques, turned) for c in cards]
