@@ -11,7 +11,6 @@ left to the hand-written rule (`search.rollout_move`).
 
 from __future__ import annotations
 
-import math
 import random
 
 from choux.engine.base import Seat
@@ -143,103 +142,4 @@ def card_move(state: ChouineState, seat: Seat, ids: list[int], rng: random.Rando
     return best
 
 
-#: what a seat saw of its opponent's last play in phase 1, to weigh worlds by
-#: (`last_play`): the opponent, its card, the card it answered (-1: it led), the talon's
-#: size then, whether it has drawn since (its hand then held one card of today's fewer),
-#: the cards gone before it played, and the turned-up card if the loser of that trick drew it
-Evidence = tuple[int, int, int, int, bool, int, int]
-
-
-def last_play(state: ChouineState, seat: Seat) -> Evidence | None:
-    """The opponent's last play of this partie that `seat` saw, two players in phase 1:
-    its lead of the trick `seat` now answers, else its card of the last trick; None
-    when there is none (or not two players, or the talon is empty)."""
-    if state.n != 2 or not state.talon:
-        return None
-    other = 1 - seat
-    gone = gone_cards(state)
-    talon = state.talon
-    if state.trick:
-        if state.leader != other:
-            return None
-        card = state.trick[0]
-        turned = talon[0] if len(talon) == 2 else -1
-        return (other, card, -1, len(talon), False, gone & ~(1 << card), turned)
-    last = state.last_trick
-    if last is None:
-        return None
-    seats, cards, _ = last
-    at = seats.index(other)
-    card = cards[at]
-    led = cards[0] if at else -1
-    before = gone & ~(1 << card)
-    if not at:
-        for c in cards[1:]:
-            before &= ~(1 << c)
-    return (other, card, led, len(talon) + 2, True, before, -1)
-
-
-def _probability(state: ChouineState, evidence: Evidence, hand: int, temperature: float) -> float:
-    """The policy's softmax probability that a seat holding `hand` made the play of
-    `evidence`."""
-    other, card, led, talon, _, gone, turned = evidence
-    weights = CARD_WEIGHTS.get(model_key(led >= 0, talon))
-    if weights is None:
-        return 1.0
-    outside = 0xFFFFFFFF & ~hand & ~gone
-    trump = state.trump
-    declared = state.declared_suits[other]
-    brisques = 0 if state.brisque_used[other] else brisque_count(hand)
-    scores: list[float] = []
-    played = 0.0
-    rest = hand
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        x = card_features(c, hand, outside, trump, declared, led, brisques, turned)
-        value = 0.0
-        for w, xi in zip(weights, x, strict=True):
-            if xi:
-                value += w * xi
-        scores.append(value)
-        if c == card:
-            played = value
-    top = max(scores)
-    total = 0.0
-    for value in scores:
-        total += math.exp((value - top) / temperature)
-    return math.exp((played - top) / temperature) / total
-
-
-def play_likelihood(
-    state: ChouineState, evidence: Evidence, hand: int, temperature: float
-) -> float:
-    """How likely the policy (a softmax of its scores at `temperature`, units of the
-    search's value) makes the opponent's play of `evidence` if it now holds `hand` (a bit
-    set, a world's). When it has drawn since, its hand then was today's with the card
-    played back and one of today's cards (the one drawn, any alike) out."""
-    card = evidence[1]
-    if not evidence[4]:
-        return _probability(state, evidence, hand | 1 << card, temperature)
-    total = 0.0
-    count = 0
-    rest = hand
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        total += _probability(state, evidence, (hand ^ low) | 1 << card, temperature)
-        count += 1
-    return total / count if count else 1.0
-
-
-__all__ = [
-    "FEATURES",
-    "STAGES",
-    "Evidence",
-    "candidate_features",
-    "card_features",
-    "card_move",
-    "last_play",
-    "play_likelihood",
-]
+__all__ = ["FEATURES", "STAGES", "candidate_features", "card_features", "card_move"]

@@ -39,7 +39,7 @@ from choux.ai.pimc import SearchBot
 from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
-from choux.games.chouine.card_policy import Evidence, card_move, last_play, play_likelihood
+from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
@@ -79,12 +79,6 @@ VALUE_MIN_TALON = 2
 #: from the search's own values (`learned_move`, `card_policy.py`)
 ROLLOUT_POLICY = 0
 LEAD_SAMPLES = 4
-#: inference (two players, phase 1): each world is drawn among this many determinizations,
-#: in proportion to how likely the opponent's hand in it makes its last play under the
-#: distilled policy (`card_policy.play_likelihood`, a softmax at `INFERENCE_TEMPERATURE`,
-#: units of the search's value); 1: off, every world as `determinize` draws it
-INFERENCE_WORLDS = 1
-INFERENCE_TEMPERATURE = 0.05
 #: the noise that breaks the value-greedy policy's ties (units of the evaluation)
 POLICY_NOISE = 0.01
 
@@ -391,10 +385,6 @@ class ChouineSearch(SearchBot):
         self.rollout_policy = ROLLOUT_POLICY
         #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
         self.value_weights: dict[int, tuple[float, ...]] | None = None
-        #: worlds weighed by the opponent's last play (`INFERENCE_WORLDS`)
-        self.inference_worlds = INFERENCE_WORLDS
-        self.inference_temperature = INFERENCE_TEMPERATURE
-        self._evidence: Evidence | None = None
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -402,9 +392,6 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
-        self._evidence = None
-        if self.inference_worlds > 1 and isinstance(state, ChouineState):
-            self._evidence = last_play(state, seat)
         return super().choose(state, seat)
 
     def _world(self, state: State, seat: Seat) -> State:
@@ -412,21 +399,7 @@ class ChouineSearch(SearchBot):
         if self.common_random:
             # every candidate of this world is rolled out with the same random stream
             self._world_seed = self.rng.getrandbits(64)
-        assert isinstance(state, ChouineState)
-        evidence = self._evidence
-        if evidence is None:
-            return state.determinize(seat, self.rng)
-        worlds = [state.determinize(seat, self.rng) for _ in range(self.inference_worlds)]
-        weights = [
-            play_likelihood(state, evidence, w.mask(evidence[0]), self.inference_temperature)
-            for w in worlds
-        ]
-        pick = self.rng.random() * sum(weights)
-        for world, weight in zip(worlds, weights, strict=True):
-            pick -= weight
-            if pick < 0:
-                return world
-        return worlds[-1]
+        return state.determinize(seat, self.rng)
 
     def _rollout(self, root: State, sim: State, seat: Seat) -> float:
         assert isinstance(root, ChouineState) and isinstance(sim, ChouineState)
