@@ -11,6 +11,14 @@ policy the search used (`rollout_move`). `--write` stores the weights (fitted on
 parties) in `src/choux/games/chouine/card_policy_weights.py`; `--out FILE` writes them as
 JSON.
 
+`--value-out FILE` also fits the cut's evaluation (`search.value_estimate`) on the same
+parties, with the search's own values as targets: at every searched decision at a trick's
+start the best candidate's mean value is the position's value for the seat to move (one
+minus it for the other seat: the search's values sum to one over the two seats). Those
+targets value a position as the search plays it on, with far less noise than the outcome
+of one rollout (`bench/chouine_value_fit.py`); the weights go to FILE as JSON, for
+`bench/expert_vs_greedy.py --value-weights`.
+
     nice -n 5 .venv/bin/python bench/chouine_policy_fit.py --games 3000 --jobs 2 --write
 """
 
@@ -23,12 +31,16 @@ import random
 import time
 from pathlib import Path
 
-from chouine_value_fit import solve_linear  # bench/ is the script's folder, hence on sys.path
+from chouine_value_fit import (  # bench/ is the script's folder, hence on sys.path
+    Fit,
+    Sample,
+    solve_linear,
+)
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import action_id
 from choux.games.chouine.bots import expert_bot, maitre_bot
 from choux.games.chouine.card_policy import FEATURES, candidate_features, model_key
-from choux.games.chouine.search import rollout_move
+from choux.games.chouine.search import rollout_move, value_features
 from choux.games.chouine.state import PLAY
 
 WEIGHTS_FILE = (
@@ -41,9 +53,12 @@ RIDGE = 0.5
 Decision = tuple[int, list[list[float]], list[float], int, int]
 
 
-def play_party(task: tuple[int, str, int, list[tuple[str, int]]]) -> list[Decision]:
+def play_party(
+    task: tuple[int, str, int, list[tuple[str, int]]],
+) -> tuple[list[Decision], list[Sample]]:
     """One party of the search level on both seats (`settings`: integer attributes of its
-    search bot set otherwise); its recorded decisions."""
+    search bot set otherwise); its recorded decisions, and the positions at a trick's start
+    valued by the search (both seats: `value_features`, the best candidate's value)."""
     seed, level, simulations, settings = task
     factory = maitre_bot if level == "maitre" else expert_bot
     bots = [factory(random.Random(seed * 2 + s), simulations, None) for s in (0, 1)]
@@ -55,12 +70,18 @@ def play_party(task: tuple[int, str, int, list[tuple[str, int]]]) -> list[Decisi
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
     decisions: list[Decision] = []
+    samples: list[Sample] = []
     while state.stage == PLAY and state.talon:
         seat = state.turn
         ids = list(state.legal_action_ids(seat))
         chosen = bots[seat].choose(state, seat)
         assert chosen is not None
         values = bots[seat].last_values
+        if values is not None and not state.trick and 2 <= len(state.talon) <= 20:
+            value = max(values)
+            talon = len(state.talon)
+            samples.append((talon, value_features(state, seat), value))
+            samples.append((talon, value_features(state, 1 - seat), 1.0 - value))
         if values is not None and len(ids) > 1 and ids[-1] < 32:
             actions = state.legal_actions(seat)
             cards = [action_id(a) for a in actions]
@@ -75,7 +96,7 @@ def play_party(task: tuple[int, str, int, list[tuple[str, int]]]) -> list[Decisi
                 )
             )
         state.apply(seat, chosen.action)
-    return decisions
+    return decisions, samples
 
 
 class CentredFit:
@@ -113,6 +134,37 @@ def best(weights: list[float], features: list[list[float]]) -> int:
     return max(range(len(scores)), key=scores.__getitem__)
 
 
+def fit_values(parties: list[list[Sample]], path: str) -> None:
+    """Fit the cut's evaluation per talon size on the search-valued positions; print each
+    model's held-out error (every fifth party) against the bare mean; write the weights
+    fitted on all the parties to `path` as JSON."""
+    train: dict[int, Fit] = {}
+    full: dict[int, Fit] = {}
+    held: list[Sample] = []
+    for game, party in enumerate(parties):
+        for talon, x, y in party:
+            if game % 5 == 4:
+                held.append((talon, x, y))
+            else:
+                train.setdefault(talon, Fit(len(x))).add(x, y)
+            full.setdefault(talon, Fit(len(x))).add(x, y)
+    print("evaluation: talon  train  held-out  MSE(mean)  MSE(fit)  explained")
+    for talon in sorted(train):
+        w = train[talon].solve()
+        rows = [(x, y) for t, x, y in held if t == talon]
+        mean = train[talon].xty[0] / train[talon].count
+        base = sum((y - mean) ** 2 for _, y in rows) / max(1, len(rows))
+        err = sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2 for x, y in rows)
+        err /= max(1, len(rows))
+        print(
+            f"{talon:17d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
+            f"{100 * (1 - err / base) if base else 0.0:8.1f} %"
+        )
+    table = {talon: [round(v, 5) for v in full[talon].solve()] for talon in sorted(full)}
+    Path(path).write_text(json.dumps(table))
+    print(f"evaluation weights written to {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
@@ -130,6 +182,9 @@ def main() -> None:
     )
     parser.add_argument("--write", action="store_true", help="store the weights")
     parser.add_argument("--out", default=None, help="write the weights to this JSON file")
+    parser.add_argument(
+        "--value-out", default=None, help="fit the cut's evaluation too, to this JSON file"
+    )
     args = parser.parse_args()
     begin = time.perf_counter()
     settings = [(n, int(v)) for n, _, v in (s.partition("=") for s in args.bot_set)]
@@ -137,7 +192,8 @@ def main() -> None:
         (args.seed + game, args.level, args.simulations, settings) for game in range(args.games)
     ]
     with multiprocessing.Pool(args.jobs) as pool:
-        parties = list(pool.imap(play_party, tasks, chunksize=4))
+        played = list(pool.imap(play_party, tasks, chunksize=4))
+    parties = [decisions for decisions, _ in played]
     train: dict[int, CentredFit] = {}
     full: dict[int, CentredFit] = {}
     held: list[Decision] = []
@@ -168,6 +224,8 @@ def main() -> None:
             f"{key:5d} {train[key].count:12d} {len(rows):19d} {100 * agree / n:20.1f} % "
             f"{100 * rule / n:4.1f} % {regret / n:14.4f} {rule_regret / n:6.4f}"
         )
+    if args.value_out:
+        fit_values([samples for _, samples in played], args.value_out)
     table = {key: [round(v, 5) for v in full[key].solve()] for key in sorted(full)}
     if args.out:
         Path(args.out).write_text(json.dumps(table))
