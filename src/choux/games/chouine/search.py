@@ -36,9 +36,9 @@ from __future__ import annotations
 import random
 
 from choux.ai.pimc import SearchBot
-from choux.engine.base import Action, BotMove, Seat, State
-from choux.games.chouine import endgame, ismcts
-from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID, action_id
+from choux.engine.base import BotMove, Seat, State
+from choux.games.chouine import endgame
+from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
@@ -385,34 +385,6 @@ class ChouineSearch(SearchBot):
         self.rollout_policy = ROLLOUT_POLICY
         #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
         self.value_weights: dict[int, tuple[float, ...]] | None = None
-        #: two players in phase 1: search this many moves after the decision in a tree
-        #: (`ismcts.py`) instead of flat PIMC (0: flat)
-        self.tree_plies = 0
-
-    def _search(self, state: State, seat: Seat, actions: list[Action]) -> int:
-        if not self.tree_plies or not isinstance(state, ChouineState):
-            return super()._search(state, seat, actions)
-        if state.n != 2 or not state.talon:
-            return super()._search(state, seat, actions)
-        ids = [action_id(a) for a in actions]
-        root = state
-
-        def value(world: ChouineState) -> float:
-            return self._rollout(root, world, seat)
-
-        rng = self.rollout_rng
-
-        def policy(world: ChouineState, mover: Seat) -> int:
-            if self.rollout_policy == 4:
-                return learned_move(world, mover, rng)
-            return rollout_move(world, mover, rng)
-
-        stats = ismcts.search(
-            state, seat, ids, self.simulations, self.tree_plies, self.rng, value, policy
-        )
-        self.last_simulations = self.simulations
-        self.last_values = [v for _, v in stats]
-        return max(range(len(ids)), key=lambda i: (stats[i][0], stats[i][1], -i))
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
