@@ -32,9 +32,11 @@ import time
 from pathlib import Path
 
 from chouine_value_fit import (  # bench/ is the script's folder, hence on sys.path
-    Fit,
     Sample,
+    fit_by_talon,
+    print_held_out,
     solve_linear,
+    write_json,
 )
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import action_id
@@ -138,30 +140,10 @@ def fit_values(parties: list[list[Sample]], path: str) -> None:
     """Fit the cut's evaluation per talon size on the search-valued positions; print each
     model's held-out error (every fifth party) against the bare mean; write the weights
     fitted on all the parties to `path` as JSON."""
-    train: dict[int, Fit] = {}
-    full: dict[int, Fit] = {}
-    held: list[Sample] = []
-    for game, party in enumerate(parties):
-        for talon, x, y in party:
-            if game % 5 == 4:
-                held.append((talon, x, y))
-            else:
-                train.setdefault(talon, Fit(len(x))).add(x, y)
-            full.setdefault(talon, Fit(len(x))).add(x, y)
-    print("evaluation: talon  train  held-out  MSE(mean)  MSE(fit)  explained")
-    for talon in sorted(train):
-        w = train[talon].solve()
-        rows = [(x, y) for t, x, y in held if t == talon]
-        mean = train[talon].xty[0] / train[talon].count
-        base = sum((y - mean) ** 2 for _, y in rows) / max(1, len(rows))
-        err = sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2 for x, y in rows)
-        err /= max(1, len(rows))
-        print(
-            f"{talon:17d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
-            f"{100 * (1 - err / base) if base else 0.0:8.1f} %"
-        )
-    table = {talon: [round(v, 5) for v in full[talon].solve()] for talon in sorted(full)}
-    Path(path).write_text(json.dumps(table))
+    train, full, held = fit_by_talon(parties)
+    print("evaluation, on the search's values:")
+    print_held_out(train, held)
+    write_json(full, path)
     print(f"evaluation weights written to {path}")
 
 

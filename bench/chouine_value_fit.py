@@ -152,6 +152,46 @@ class Fit:
         return solve_linear(a, self.xty[:])
 
 
+def fit_by_talon(
+    parties: Iterable[list[Sample]],
+) -> tuple[dict[int, Fit], dict[int, Fit], list[Sample]]:
+    """One model per talon size: fitted on four parties in five (`train`), on all of them
+    (`full`), and the fifth parties' samples held out."""
+    train: dict[int, Fit] = {}
+    full: dict[int, Fit] = {}
+    held: list[Sample] = []
+    for game, party in enumerate(parties):
+        for talon, x, y in party:
+            if game % 5 == 4:
+                held.append((talon, x, y))
+            else:
+                train.setdefault(talon, Fit(len(x))).add(x, y)
+            full.setdefault(talon, Fit(len(x))).add(x, y)
+    return train, full, held
+
+
+def print_held_out(train: dict[int, Fit], held: list[Sample]) -> None:
+    """Each model's mean squared error on the held-out samples against the bare mean."""
+    print("talon  train  held-out  MSE(mean)  MSE(fit)  explained")
+    for talon in sorted(train):
+        w = train[talon].solve()
+        rows = [(x, y) for t, x, y in held if t == talon]
+        mean = train[talon].xty[0] / train[talon].count
+        base = sum((y - mean) ** 2 for _, y in rows) / max(1, len(rows))
+        err = sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2 for x, y in rows)
+        err /= max(1, len(rows))
+        print(
+            f"{talon:5d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
+            f"{100 * (1 - err / base) if base else 0.0:8.1f} %"
+        )
+
+
+def write_json(full: dict[int, Fit], path: str) -> None:
+    """The weights fitted on all the parties, talon size -> weights, as JSON (`load_weights`)."""
+    table = {talon: [round(v, 5) for v in full[talon].solve()] for talon in sorted(full)}
+    Path(path).write_text(json.dumps(table))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=20000)
@@ -178,9 +218,6 @@ def main() -> None:
         search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     begin = time.perf_counter()
     rng = random.Random(args.seed)
-    train: dict[int, Fit] = {}
-    full: dict[int, Fit] = {}
-    held: list[Sample] = []
     parties: Iterable[list[Sample]]
     if args.search:
         tasks = [(args.seed + game, args.search, args.simulations) for game in range(args.games)]
@@ -188,30 +225,12 @@ def main() -> None:
         parties = pool.imap(play_searched, tasks, chunksize=8)
     else:
         parties = (play(args.seed + game, rng, args.policy) for game in range(args.games))
-    for game, party in enumerate(parties):
-        for talon, x, y in party:
-            if game % 5 == 4:
-                held.append((talon, x, y))
-            else:
-                train.setdefault(talon, Fit(len(x))).add(x, y)
-            full.setdefault(talon, Fit(len(x))).add(x, y)
+    train, full, held = fit_by_talon(parties)
     played = time.perf_counter() - begin
     print(f"{args.games} parties, {sum(f.count for f in full.values())} positions, {played:.0f} s")
-    print("talon  train  held-out  MSE(mean)  MSE(fit)  explained")
-    for talon in sorted(train):
-        w = train[talon].solve()
-        rows = [(x, y) for t, x, y in held if t == talon]
-        mean = train[talon].xty[0] / train[talon].count
-        base = sum((y - mean) ** 2 for _, y in rows) / len(rows)
-        err = sum((y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2 for x, y in rows)
-        err /= len(rows)
-        print(
-            f"{talon:5d} {train[talon].count:6d} {len(rows):9d} {base:10.4f} {err:9.4f} "
-            f"{100 * (1 - err / base):8.1f} %"
-        )
+    print_held_out(train, held)
     if args.out:
-        table = {talon: [round(v, 5) for v in full[talon].solve()] for talon in sorted(full)}
-        Path(args.out).write_text(json.dumps(table))
+        write_json(full, args.out)
         print(f"weights written to {args.out}")
     if args.write or args.write_policy:
         name = "POLICY_WEIGHTS" if args.write_policy else "VALUE_WEIGHTS"
