@@ -29,13 +29,14 @@ import functools
 import multiprocessing
 import random
 import time
+from pathlib import Path
 
 from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
 from chouine_value_fit import load_weights
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
-from choux.games.chouine import card_policy
+from choux.games.chouine import card_policy, net_policy
 from choux.games.chouine import search as chouine_search
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.bots import maitre_bot as chouine_maitre
@@ -343,7 +344,8 @@ def main() -> None:
         default=[],
         metavar="NAME=VALUE",
         help="Chouine: a parameter of search.py for this run (rollout weights, margin), "
-        "for every search bot of the run (its processes inherit it)",
+        "or of card_policy.py as card_policy.NAME, for every search bot of the run (its "
+        "processes inherit it)",
     )
     parser.add_argument(
         "--value-weights",
@@ -362,17 +364,27 @@ def main() -> None:
         help="Chouine: a JSON file of `chouine_policy_fit.py --out` for the distilled rollout "
         "policy (`rollout_policy=4`, every search bot of the run)",
     )
+    parser.add_argument(
+        "--net-weights",
+        default=None,
+        help="Chouine: a JSON file of `chouine_net_fit.py --out` for the neural rollout "
+        "policy (`rollout_policy=5`, every search bot of the run)",
+    )
     args = parser.parse_args()
     if args.card_weights:
         card_policy.CARD_WEIGHTS = load_weights(args.card_weights)
+    if args.net_weights:
+        net_policy.use_weights(net_policy.weights_from_json(Path(args.net_weights).read_text()))
     if args.value_weights:
         chouine_search.VALUE_WEIGHTS = load_weights(args.value_weights)
     if args.policy_weights:
         chouine_search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     for setting in args.set:
         name, _, value = setting.partition("=")
-        current = getattr(chouine_search, name)  # an unknown name fails here
-        setattr(chouine_search, name, type(current)(value))
+        module, _, name = name.rpartition(".")
+        target = card_policy if module == "card_policy" else chouine_search
+        current = getattr(target, name)  # an unknown name fails here
+        setattr(target, name, type(current)(value))
     if args.game in ("chouine", "both"):
         chouine(
             args.deals,
