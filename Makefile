@@ -26,7 +26,7 @@ $(VENV)/.synced: $(UV) pyproject.toml uv.lock
 NATIVE := src/choux/games/chouine/cards.py src/choux/games/chouine/rules.py \
 	src/choux/games/chouine/variants.py src/choux/games/chouine/state.py \
 	src/choux/games/chouine/endgame.py src/choux/games/chouine/search.py \
-	src/choux/games/chouine/card_policy.py src/choux/games/chouine/net_policy.py
+	src/choux/games/chouine/card_policy.py
 NATIVE_DEPS := $(wildcard src/choux/games/chouine/*.py src/choux/ai/*.py) \
 	src/choux/engine/base.py src/choux/engine/native.py
 

@@ -29,14 +29,13 @@ import functools
 import multiprocessing
 import random
 import time
-from pathlib import Path
 
 from chouine_greedy import play_one_deal  # bench/ is the script's folder, hence on sys.path
 from chouine_value_fit import load_weights
 from choux import games
 from choux.ai.pimc import SearchBot
 from choux.engine.base import Bot, BotMove, Seat, State
-from choux.games.chouine import card_policy, net_policy
+from choux.games.chouine import card_policy
 from choux.games.chouine import search as chouine_search
 from choux.games.chouine.bots import expert_bot as chouine_expert
 from choux.games.chouine.bots import maitre_bot as chouine_maitre
@@ -364,17 +363,9 @@ def main() -> None:
         help="Chouine: a JSON file of `chouine_policy_fit.py --out` for the distilled rollout "
         "policy (`rollout_policy=4`, every search bot of the run)",
     )
-    parser.add_argument(
-        "--net-weights",
-        default=None,
-        help="Chouine: a JSON file of `chouine_net_fit.py --out` for the neural rollout "
-        "policy (`rollout_policy=5`, every search bot of the run)",
-    )
     args = parser.parse_args()
     if args.card_weights:
         card_policy.CARD_WEIGHTS = load_weights(args.card_weights)
-    if args.net_weights:
-        net_policy.use_weights(net_policy.weights_from_json(Path(args.net_weights).read_text()))
     if args.value_weights:
         chouine_search.VALUE_WEIGHTS = load_weights(args.value_weights)
     if args.policy_weights:

@@ -11,7 +11,6 @@ left to the hand-written rule (`search.rollout_move`).
 
 from __future__ import annotations
 
-import math
 import random
 
 from choux.engine.base import Seat
@@ -26,9 +25,6 @@ FEATURES = 34
 STAGES = ((14, 20), (8, 12), (0, 6))
 #: the noise that breaks ties between equal scores (units of the search's value)
 NOISE = 0.005
-#: above 0: the card is drawn from a softmax of the scores at this temperature (Gumbel
-#: noise) instead of the best one played
-TEMPERATURE = 0.0
 
 
 def stage(talon: int) -> int:
@@ -137,10 +133,7 @@ def card_move(state: ChouineState, seat: Seat, ids: list[int], rng: random.Rando
     best = ids[0]
     best_value = -1e9
     for c, x in zip(ids, candidate_features(state, seat, ids), strict=True):
-        if TEMPERATURE > 0.0:
-            value = -TEMPERATURE * math.log(-math.log(rng.random() * 0.999999 + 1e-7))
-        else:
-            value = rng.random() * NOISE
+        value = rng.random() * NOISE
         for w, xi in zip(weights, x, strict=True):
             if xi:
                 value += w * xi

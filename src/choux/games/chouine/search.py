@@ -41,7 +41,6 @@ from choux.games.chouine import endgame
 from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
 from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
-from choux.games.chouine.net_policy import NetWeights, net_move, stored_weights
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
 from choux.games.chouine.value_weights import POLICY_WEIGHTS, VALUE_WEIGHTS
@@ -77,8 +76,7 @@ VALUE_MIN_TALON = 2
 #: in the world (it then knows the opponent's hand: a peek, to be measured);
 #: 3 as 2, but the opponent's hand is not read: each lead is valued against the answers
 #: from `LEAD_SAMPLES` hands dealt from what the leader cannot see; 4 the policy distilled
-#: from the search's own values (`learned_move`, `card_policy.py`); 5 the neural policy
-#: distilled the same way (`net_policy.py`)
+#: from the search's own values (`learned_move`, `card_policy.py`)
 ROLLOUT_POLICY = 0
 LEAD_SAMPLES = 4
 #: the noise that breaks the value-greedy policy's ties (units of the evaluation)
@@ -284,18 +282,13 @@ def value_move(state: ChouineState, seat: Seat, rng: random.Random, policy: int)
     return best
 
 
-def learned_move(
-    state: ChouineState, seat: Seat, rng: random.Random, net: NetWeights | None = None
-) -> int:
-    """The distilled rollout policy (`ROLLOUT_POLICY` 4, or 5 with `net`), as an action
-    id: two players in phase 1, a choice between plain cards goes to
-    `card_policy.card_move` (or the network's `net_policy.net_move`); declarations, the
-    exchange and everything else to `rollout_move`."""
+def learned_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
+    """The distilled rollout policy (`ROLLOUT_POLICY` 4), as an action id: two players in
+    phase 1, a choice between plain cards goes to `card_policy.card_move`; declarations,
+    the exchange and everything else to `rollout_move`."""
     ids = state.legal_action_ids(seat)
     if len(ids) == 1 or ids[-1] >= 32 or state.n != 2 or not state.talon:
         return rollout_move(state, seat, rng)
-    if net is not None:
-        return net_move(net, state, seat, ids, rng)
     return card_move(state, seat, ids, rng)
 
 
@@ -392,8 +385,6 @@ class ChouineSearch(SearchBot):
         self.rollout_policy = ROLLOUT_POLICY
         #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
         self.value_weights: dict[int, tuple[float, ...]] | None = None
-        #: the network of rollout policy 5 (None: `net_policy.stored_weights()`)
-        self.net: NetWeights | None = None
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         if isinstance(state, ChouineState) and endgame.applies(state):
@@ -420,11 +411,6 @@ class ChouineSearch(SearchBot):
         # the talon size at which a rollout is cut and valued by the fitted evaluation
         policy = self.rollout_policy if two else 0
         cut = len(root.talon) - 2 * self.value_tricks if two and self.value_tricks else -1
-        net = self.net
-        if policy == 5 and net is None:
-            net = self.net = stored_weights()
-            if net is None:
-                policy = 4
         if cut < VALUE_MIN_TALON:
             cut = -1
         while sim.stage == PLAY and sim.deals == deals:
@@ -435,8 +421,8 @@ class ChouineSearch(SearchBot):
                 if value is not None:
                     return value
             turn = sim.turn
-            if policy >= 4:
-                sim.apply_id(turn, learned_move(sim, turn, rng, net if policy == 5 else None))
+            if policy == 4:
+                sim.apply_id(turn, learned_move(sim, turn, rng))
             elif policy:
                 sim.apply_id(turn, value_move(sim, turn, rng, policy))
             else:
