@@ -9,14 +9,12 @@ error on held-out parties (every fifth) against the bare mean: how much of a rol
 noise the evaluation explains. `--write` stores the weights (fitted on all the parties) in
 `src/choux/games/chouine/value_weights.py`.
 
-Policy iteration: `--policy 1` plays the parties with the value-greedy policy
-(`search.value_move`) reading `--policy-weights` (a JSON file of this script's `--out`,
-default the stored `POLICY_WEIGHTS`), so that the fit values that policy's rollouts;
-`--out FILE` writes the weights as JSON (for `bench/expert_vs_greedy.py --weights`),
-`--write-policy` stores them as the policy's weights.
+`--policy 4` plays the parties with the distilled policy (`search.learned_move`), so that
+the fit values that policy's rollouts; `--out FILE` writes the weights as JSON (for
+`bench/expert_vs_greedy.py --value-weights`).
 
     .venv/bin/python bench/chouine_value_fit.py --games 20000 --write
-    .venv/bin/python bench/chouine_value_fit.py --games 20000 --policy 1 --out /tmp/v1.json
+    .venv/bin/python bench/chouine_value_fit.py --games 20000 --policy 4 --out /tmp/v4.json
     .venv/bin/python bench/chouine_value_fit.py --games 10000 --search expert --jobs 2 --out /tmp/e.json
 
 `--search LEVEL` plays the parties with that search bot on both seats (one step of
@@ -35,14 +33,13 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from choux.games.chouine import GAME, ChouineState, search
+from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.bots import expert_bot, maitre_bot
 from choux.games.chouine.search import (
     learned_move,
     partie_margin,
     rollout_move,
     value_features,
-    value_move,
 )
 from choux.games.chouine.state import PLAY
 
@@ -73,16 +70,13 @@ def record_party(state: ChouineState, move: Callable[[ChouineState, int], None])
 
 
 def play(seed: int, rng: random.Random, policy: int = 0) -> list[Sample]:
-    """One party of the rollout policy (`policy` 0: `rollout_move`, 4: `learned_move`, else
-    `value_move`)."""
+    """One party of the rollout policy (`policy` 0: `rollout_move`, 4: `learned_move`)."""
     state = GAME.new(2, seed)
     assert isinstance(state, ChouineState)
 
     def move(state: ChouineState, turn: int) -> None:
         if policy == 4:
             state.apply_id(turn, learned_move(state, turn, rng))
-        elif policy:
-            state.apply_id(turn, value_move(state, turn, rng, policy))
         else:
             state.apply_id(turn, rollout_move(state, turn, rng))
 
@@ -198,13 +192,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=500_000, help="first deal's seed")
     parser.add_argument("--write", action="store_true", help="store the weights")
     parser.add_argument(
-        "--policy", type=int, default=0, help="0: rollout_move; 1-3: value_move; 4: learned_move"
+        "--policy", type=int, choices=[0, 4], default=0, help="0: rollout_move; 4: learned_move"
     )
-    parser.add_argument("--policy-weights", default=None, help="JSON weights the policy reads")
     parser.add_argument("--out", default=None, help="write the weights to this JSON file")
-    parser.add_argument(
-        "--write-policy", action="store_true", help="store the weights as POLICY_WEIGHTS"
-    )
     parser.add_argument(
         "--search",
         choices=["expert", "maitre"],
@@ -214,8 +204,6 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=300, help="--search: its rollouts")
     parser.add_argument("--jobs", type=int, default=1, help="--search: processes")
     args = parser.parse_args()
-    if args.policy_weights:
-        search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     begin = time.perf_counter()
     rng = random.Random(args.seed)
     parties: Iterable[list[Sample]]
@@ -232,28 +220,21 @@ def main() -> None:
     if args.out:
         write_json(full, args.out)
         print(f"weights written to {args.out}")
-    if args.write or args.write_policy:
-        name = "POLICY_WEIGHTS" if args.write_policy else "VALUE_WEIGHTS"
+    if args.write:
         lines = [
             f"    {talon}: ({', '.join(f'{v:.5f}' for v in full[talon].solve())}),"
             for talon in sorted(full)
         ]
         text = WEIGHTS_FILE.read_text()
+        start = text.index("# fmt: off\n")
+        end = text.index("# fmt: on\n") + len("# fmt: on\n")
         body = (
-            f"# fmt: off\n{name}: dict[int, tuple[float, ...]] = {{\n"
+            "# fmt: off\nVALUE_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
             + "\n".join(lines)
             + "\n}\n# fmt: on\n"
         )
-        alias = f"{name}: dict[int, tuple[float, ...]] = VALUE_WEIGHTS\n"
-        if alias in text:  # the policy's weights were the evaluation's
-            text = text.replace(alias, body)
-        else:
-            at = text.index(f"{name}: dict[int, tuple[float, ...]] = {{")
-            start = text.rindex("# fmt: off\n", 0, at)
-            end = text.index("# fmt: on\n", at) + len("# fmt: on\n")
-            text = text[:start] + body + text[end:]
-        WEIGHTS_FILE.write_text(text)
-        print(f"{name} written to {WEIGHTS_FILE}")
+        WEIGHTS_FILE.write_text(text[:start] + body + text[end:])
+        print(f"VALUE_WEIGHTS written to {WEIGHTS_FILE}")
 
 
 if __name__ == "__main__":

@@ -353,11 +353,6 @@ def main() -> None:
         "(every search bot of the run)",
     )
     parser.add_argument(
-        "--policy-weights",
-        default=None,
-        help="Chouine: the same for the value-greedy rollout policy (`rollout_policy`)",
-    )
-    parser.add_argument(
         "--card-weights",
         default=None,
         help="Chouine: a JSON file of `chouine_policy_fit.py --out` for the distilled rollout "
@@ -368,8 +363,6 @@ def main() -> None:
         card_policy.CARD_WEIGHTS = load_weights(args.card_weights)
     if args.value_weights:
         chouine_search.VALUE_WEIGHTS = load_weights(args.value_weights)
-    if args.policy_weights:
-        chouine_search.POLICY_WEIGHTS = load_weights(args.policy_weights)
     for setting in args.set:
         name, _, value = setting.partition("=")
         module, _, name = name.rpartition(".")

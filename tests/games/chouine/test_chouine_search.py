@@ -20,7 +20,6 @@ from choux.games.chouine.search import (
     rollout_move,
     value_estimate,
     value_features,
-    value_move,
     win_value,
 )
 from choux.games.chouine.testing import arrange
@@ -52,15 +51,14 @@ def full_rollout_expert() -> Bot:
     return bot
 
 
-def policy_expert() -> Bot:
+def rule_rollout_expert() -> Bot:
     bot = expert_bot(random.Random(3), 60, None)
-    bot.value_tricks = 2
-    bot.rollout_policy = 3
+    bot.rollout_policy = 0
     return bot
 
 
 LEVELS = {
-    "expert-policy": policy_expert,
+    "expert-rule": rule_rollout_expert,
     "greedy": lambda: GreedyBot(random.Random(3)),
     "expert-full": full_rollout_expert,
     "expert": lambda: expert_bot(random.Random(3), 60, None),
@@ -125,42 +123,6 @@ def test_rollout_policy_plays_whole_parties_legally(
             move = policy(state, seat, rng)
             assert ACTIONS[move] in state.legal_actions(seat)
             state.apply_id(seat, move)
-
-
-@pytest.mark.parametrize("policy", [1, 2, 3])
-def test_value_greedy_policy_plays_whole_parties_legally(policy: int) -> None:
-    rng = random.Random(policy)
-    for seed in range(20):
-        state = GAME.new(2, seed)
-        assert isinstance(state, ChouineState)
-        while state.stage == "play":
-            seat = state.turn
-            move = value_move(state, seat, rng, policy)
-            assert ACTIONS[move] in state.legal_actions(seat)
-            state.apply_id(seat, move)
-
-
-@pytest.mark.parametrize("policy", [1, 3])
-def test_value_greedy_policy_reads_only_its_own_seat(policy: int) -> None:
-    """Its answers and (policy 3) its leads do not depend on the cards the player cannot
-    see: the same choice whatever the other hand and the talon's order."""
-    for moves in (2, 5, 8, 11):
-        state = advance(GAME.new(2, 60 + moves), moves, 4)  # type: ignore[arg-type]
-        seat = state.turn
-        if len(state.talon) < 6 or state.legal_action_ids(seat)[-1] >= 32:
-            continue
-        choices = set()
-        for seed in range(6):
-            view = state.determinize(seat, random.Random(seed))
-            assert view.hands[seat] == state.hands[seat]
-            choices.add(value_move(view, seat, random.Random(7), policy))
-        assert len(choices) == 1
-
-
-def test_value_greedy_answer_takes_a_ten_with_its_ace() -> None:
-    state = arrange(2, hands=["TS 7C 8D 9D JC", "AS 8C 9C JD 7D"], turned_up="QH")
-    state.apply(0, Play("TS"))
-    assert value_move(state, 1, random.Random(0), 1) == parse("AS")
 
 
 def test_rollout_policy_declares_the_chouine_it_holds() -> None:

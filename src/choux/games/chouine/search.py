@@ -20,11 +20,10 @@ Cut rollouts (`ChouineSearch.value_tricks`; the registered expert cuts after two
 `bots.py`): two players, a rollout stops a few tricks after the decision and is valued by
 a linear evaluation fitted on the policy's own rollouts (`value_estimate`); measured as
 strong for a tenth of the CPU.
-Value-greedy rollouts (`ChouineSearch.rollout_policy` 1-3): the rollouts answer (and,
-policies 2-3, lead) with the card that leaves the best fitted evaluation after the trick
-(`value_move`): one step of policy improvement, +1.8 +- 2.4 against greedy in the expert's
-search over 1,000 pairs (docs/perf.md, sixth pass); « maître » rolled out so from the
-seventh to the ninth pass.
+Value-greedy rollouts (the rollouts answering, and leading, with the card that leaves the
+best fitted evaluation after the trick: +1.8 +- 2.4 against greedy in the expert's search
+over 1,000 pairs, docs/perf.md, sixth pass) rolled out « maître » from the seventh to the
+ninth pass; the distilled policy below replaced them, and their code is at commit 2316589.
 Distilled rollouts (`rollout_policy` 4, `learned_move`; the registered expert and maître
 roll out so): a linear scorer of each card (`card_policy.py`) fitted to the search's own
 values of its candidates (expert iteration, `bench/chouine_policy_fit.py`): +2.2 +- 1.8
@@ -43,7 +42,7 @@ from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
 from choux.games.chouine.state import PLAY, ChouineState
-from choux.games.chouine.value_weights import POLICY_WEIGHTS, VALUE_WEIGHTS
+from choux.games.chouine.value_weights import VALUE_WEIGHTS
 from choux.games.chouine.variants import CINQUANTE, MARIAGE, QUARTERON, QUINTE, TIERCE, TRENTE
 
 #: weights of the rollout policy: what keeping a card in hand is worth, beyond its points
@@ -70,17 +69,9 @@ VALUE_TRICKS = 0
 #: the rollout plays on to the solver, which is cheap and exact there)
 VALUE_MIN_TALON = 2
 #: the policy that plays the rollouts (both seats): 0 the hand-written rule
-#: (`rollout_move`); 1 answers value-greedy (`value_move`: the card that leaves the best
-#: fitted evaluation after the trick, read without the cards drawn), leads by the rule;
-#: 2 leads value-greedy too, each lead valued against the opponent's value-greedy answer
-#: in the world (it then knows the opponent's hand: a peek, to be measured);
-#: 3 as 2, but the opponent's hand is not read: each lead is valued against the answers
-#: from `LEAD_SAMPLES` hands dealt from what the leader cannot see; 4 the policy distilled
-#: from the search's own values (`learned_move`, `card_policy.py`)
+#: (`rollout_move`); 4 the policy distilled from the search's own values (`learned_move`,
+#: `card_policy.py`; 1-3 were the value-greedy policies, removed)
 ROLLOUT_POLICY = 0
-LEAD_SAMPLES = 4
-#: the noise that breaks the value-greedy policy's ties (units of the evaluation)
-POLICY_NOISE = 0.01
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -184,104 +175,6 @@ def side_features(mask: int, trump: int, declared: int) -> list[float]:
     ]
 
 
-def side_value(w: tuple[float, ...], at: int, mask: int, trump: int, declared: int) -> float:
-    """The part of the fitted evaluation (weights `w` from index `at`) that reads one
-    side's hand `mask`."""
-    total = 0.0
-    for i, x in enumerate(side_features(mask, trump, declared)):
-        total += w[at + i] * x
-    return total
-
-
-def _beats(c: int, top: int, trump: int) -> bool:
-    return (c >> 3 == top >> 3 and c > top) or (c >> 3 == trump and top >> 3 != trump)
-
-
-def _answer_values(
-    w: tuple[float, ...], ids: list[int], mask: int, led: int, trump: int, declared: int
-) -> list[float]:
-    """What each plain card of `ids` answering `led` leaves for the answering side by the
-    fitted evaluation after the trick (its hand without the card, the trick's points,
-    who leads next), without the parts the answer does not change."""
-    values = []
-    on_table = POINTS[led]
-    for c in ids:
-        gained = (on_table + POINTS[c]) / 10.0
-        value = w[17] * gained + w[18] if _beats(c, led, trump) else -w[17] * gained
-        values.append(value + side_value(w, 1, mask & ~(1 << c), trump, declared))
-    return values
-
-
-def value_move(state: ChouineState, seat: Seat, rng: random.Random, policy: int) -> int:
-    """The value-greedy rollout policy (`ROLLOUT_POLICY` 1 or 2), as an action id: the
-    exchange and declarations as `rollout_move`, then the card whose trick leaves the best
-    fitted evaluation (`POLICY_WEIGHTS` of the talon size after the draw, the drawn cards
-    left out: both draw one, and reading them would peek at the talon). Leads by the rule
-    (policy 1) or each valued against the opponent's value-greedy answer (policy 2, which
-    reads the opponent's hand of the world; policy 3, hands it could hold). Two players only, phase 1 before its last
-    trick; elsewhere `rollout_move`."""
-    weights = POLICY_WEIGHTS.get(len(state.talon) - 2)
-    trick = state.trick
-    if weights is None or state.n != 2 or (not trick and policy < 2):
-        return rollout_move(state, seat, rng)
-    ids = state.legal_action_ids(seat)
-    if len(ids) == 1 or ids[-1] >= 32:
-        return rollout_move(state, seat, rng)
-    trump = state.trump
-    mask = state.mask(seat)
-    declared = state.declared_suits[seat]
-    if trick:
-        values = _answer_values(weights, ids, mask, trick[0], trump, declared)
-        best = -1
-        best_value = -1e9
-        for c, value in zip(ids, values, strict=True):
-            value += rng.random() * POLICY_NOISE
-            if value > best_value:
-                best, best_value = c, value
-        return best
-    # lead: the opponent answers value-greedy from its own hand (its legal cards: phase 1,
-    # all of them; a declaration it might make with the answer is left out): the world's
-    # hand (policy 2), or hands the leader could imagine (policy 3: `LEAD_SAMPLES` hands
-    # dealt from what it cannot see, the opponent's shown cards kept)
-    other = 1 - seat
-    other_declared = state.declared_suits[other]
-    hands: list[list[int]] = []
-    if policy == 2:
-        hands.append(state.hands[other])
-    else:
-        shown = state.shown[other]
-        pool = [x for x in state.hands[other] if x not in shown]
-        hidden = len(pool)
-        pool.extend(state.talon[1:])
-        pool.sort()  # what it cannot see, in an order that does not tell where it lies
-        for _ in range(LEAD_SAMPLES):
-            hands.append([*shown, *rng.sample(pool, hidden)])
-    totals = [0.0] * len(ids)
-    for hand in hands:
-        other_mask = 0
-        for x in hand:
-            other_mask |= 1 << x
-        for j, c in enumerate(ids):
-            answers = _answer_values(weights, hand, other_mask, c, trump, other_declared)
-            a = hand[max(range(len(answers)), key=answers.__getitem__)]
-            gained = (POINTS[c] + POINTS[a]) / 10.0
-            if _beats(a, c, trump):
-                value = -weights[17] * gained
-            else:
-                value = weights[17] * gained + weights[18]
-            totals[j] += value + side_value(
-                weights, 9, other_mask & ~(1 << a), trump, other_declared
-            )
-    best = -1
-    best_value = -1e9
-    for j, c in enumerate(ids):
-        value = totals[j] / len(hands) + side_value(weights, 1, mask & ~(1 << c), trump, declared)
-        value += rng.random() * POLICY_NOISE
-        if value > best_value:
-            best, best_value = c, value
-    return best
-
-
 def learned_move(state: ChouineState, seat: Seat, rng: random.Random) -> int:
     """The distilled rollout policy (`ROLLOUT_POLICY` 4), as an action id: two players in
     phase 1, a choice between plain cards goes to `card_policy.card_move`; declarations,
@@ -381,7 +274,7 @@ class ChouineSearch(SearchBot):
         self._world_seed = 0
         #: rollouts valued by `value_estimate` after this many tricks (0: never)
         self.value_tricks = VALUE_TRICKS
-        #: the rollouts' policy (0: `rollout_move`; 1-3: `value_move`; 4: `learned_move`)
+        #: the rollouts' policy (0: `rollout_move`; 4: `learned_move`)
         self.rollout_policy = ROLLOUT_POLICY
         #: the cut's evaluation, talon size -> weights (None: `VALUE_WEIGHTS`)
         self.value_weights: dict[int, tuple[float, ...]] | None = None
@@ -423,8 +316,6 @@ class ChouineSearch(SearchBot):
             turn = sim.turn
             if policy == 4:
                 sim.apply_id(turn, learned_move(sim, turn, rng))
-            elif policy:
-                sim.apply_id(turn, value_move(sim, turn, rng, policy))
             else:
                 sim.apply_id(turn, rollout_move(sim, turn, rng))
         return partie_margin(sim, seat)
@@ -439,5 +330,4 @@ __all__ = [
     "partie_margin",
     "rollout_move",
     "search_bot",
-    "value_move",
 ]

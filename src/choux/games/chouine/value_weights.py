@@ -22,7 +22,3 @@ VALUE_WEIGHTS: dict[int, tuple[float, ...]] = {
     20: (0.50328, -0.07009, 0.07479, -0.44657, -0.35353, -0.04885, 0.15416, 0.26455, 0.10883, 0.07009, -0.07479, 0.44657, 0.35353, 0.04885, -0.15416, -0.26455, -0.10883, 0.08640, -0.00657),
 }
 # fmt: on
-
-#: the weights the value-greedy rollout policy reads (`search.value_move`): the same as
-#: the cut's evaluation unless a policy-iteration step stores its own
-POLICY_WEIGHTS: dict[int, tuple[float, ...]] = VALUE_WEIGHTS
