@@ -37,6 +37,7 @@ from chouine_value_fit import (  # bench/ is the script's folder, hence on sys.p
     print_held_out,
     solve_linear,
     write_json,
+    write_weights_module,
 )
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import action_id
@@ -213,17 +214,7 @@ def main() -> None:
         Path(args.out).write_text(json.dumps(table))
         print(f"weights written to {args.out}")
     if args.write:
-        lines = [f"    {key}: ({', '.join(f'{v:.5f}' for v in w)})," for key, w in table.items()]
-        text = WEIGHTS_FILE.read_text()
-        start = text.index("# fmt: off\n")
-        end = text.index("# fmt: on\n") + len("# fmt: on\n")
-        body = (
-            "# fmt: off\nCARD_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
-            + "\n".join(lines)
-            + "\n}\n# fmt: on\n"
-        )
-        WEIGHTS_FILE.write_text(text[:start] + body + text[end:])
-        print(f"CARD_WEIGHTS written to {WEIGHTS_FILE}")
+        write_weights_module(WEIGHTS_FILE, "CARD_WEIGHTS", table)
 
 
 if __name__ == "__main__":

@@ -186,6 +186,22 @@ def write_json(full: dict[int, Fit], path: str) -> None:
     Path(path).write_text(json.dumps(table))
 
 
+def write_weights_module(path: Path, name: str, table: dict[int, list[float]]) -> None:
+    """Store `table` as the dict `name` of the weights module `path`, in place of the one
+    between its `# fmt: off` and `# fmt: on` lines."""
+    lines = [f"    {key}: ({', '.join(f'{v:.5f}' for v in w)})," for key, w in table.items()]
+    text = path.read_text()
+    start = text.index("# fmt: off\n")
+    end = text.index("# fmt: on\n") + len("# fmt: on\n")
+    body = (
+        f"# fmt: off\n{name}: dict[int, tuple[float, ...]] = {{\n"
+        + "\n".join(lines)
+        + "\n}\n# fmt: on\n"
+    )
+    path.write_text(text[:start] + body + text[end:])
+    print(f"{name} written to {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=20000)
@@ -221,20 +237,8 @@ def main() -> None:
         write_json(full, args.out)
         print(f"weights written to {args.out}")
     if args.write:
-        lines = [
-            f"    {talon}: ({', '.join(f'{v:.5f}' for v in full[talon].solve())}),"
-            for talon in sorted(full)
-        ]
-        text = WEIGHTS_FILE.read_text()
-        start = text.index("# fmt: off\n")
-        end = text.index("# fmt: on\n") + len("# fmt: on\n")
-        body = (
-            "# fmt: off\nVALUE_WEIGHTS: dict[int, tuple[float, ...]] = {\n"
-            + "\n".join(lines)
-            + "\n}\n# fmt: on\n"
-        )
-        WEIGHTS_FILE.write_text(text[:start] + body + text[end:])
-        print(f"VALUE_WEIGHTS written to {WEIGHTS_FILE}")
+        table = {talon: full[talon].solve() for talon in sorted(full)}
+        write_weights_module(WEIGHTS_FILE, "VALUE_WEIGHTS", table)
 
 
 if __name__ == "__main__":

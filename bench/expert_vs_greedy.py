@@ -366,7 +366,8 @@ def main() -> None:
     for setting in args.set:
         name, _, value = setting.partition("=")
         module, _, name = name.rpartition(".")
-        target = card_policy if module == "card_policy" else chouine_search
+        targets = {"": chouine_search, "search": chouine_search, "card_policy": card_policy}
+        target = targets[module]  # an unknown module fails here
         current = getattr(target, name)  # an unknown name fails here
         setattr(target, name, type(current)(value))
     if args.game in ("chouine", "both"):
