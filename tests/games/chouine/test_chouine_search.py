@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choux.engine.base import Bot
+from choux.engine.base import Bot, BotMove
 from choux.games.chouine import GAME, ChouineState, endgame
 from choux.games.chouine.actions import ACTIONS, Play
 from choux.games.chouine.bots import GreedyBot, expert_bot, maitre_bot
@@ -129,6 +129,28 @@ def test_rollout_policy_declares_the_chouine_it_holds() -> None:
     state = arrange(2, hands=["KH QH JH TH 9S", "AS AC AD TC TD"], turned_up="KC")
     move = ACTIONS[rollout_move(state, 0, random.Random(0))]
     assert isinstance(move, Play) and move.declare == "chouine"
+
+
+def test_a_lost_partie_is_played_on_with_a_sensible_card_not_the_first_listed() -> None:
+    # the other seat has won 105 card points and only 25 are left: every world is lost far
+    # beyond the margin the search reads, so every candidate has the same value; the first
+    # listed is the trump ten, which a player fighting on keeps for the tricks to come
+    state = arrange(
+        2,
+        hands=["TS 7H 8H 7D 8D", "9H 9D 7C 8C 9C"],
+        turned_up="QS",
+        talon="JS",
+        won=["", "AH TH AD TD AC TC AS KH KD KC KS QH QD JH 7S 8S 9S JD JC QC"],
+        leader=0,
+    )
+    assert isinstance(state.legal_actions(0)[0], Play)
+    assert state.legal_actions(0)[0].card == "TS"
+    bot = expert_bot(random.Random(0), 300, None)
+    move = bot.choose(state, 0)
+    assert bot.last_values is not None
+    assert max(bot.last_values) - min(bot.last_values) < 1e-9
+    assert isinstance(move, BotMove) and isinstance(move.action, Play)
+    assert move.action.card != "TS"
 
 
 def test_maitre_is_offered_with_the_other_levels() -> None:

@@ -37,7 +37,7 @@ import random
 from choux.ai.pimc import SearchBot
 from choux.engine.base import BotMove, Seat, State
 from choux.games.chouine import endgame
-from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID
+from choux.games.chouine.actions import DECLARE_KINDS, EXCHANGE_ID, action_id
 from choux.games.chouine.card_policy import card_move
 from choux.games.chouine.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN, TEN
 from choux.games.chouine.rules import BRISQUE_MASK, DECLARED_QUEENS, QUEEN_BITS
@@ -72,6 +72,10 @@ VALUE_MIN_TALON = 2
 #: (`rollout_move`); 4 the policy distilled from the search's own values (`learned_move`,
 #: `card_policy.py`; 1-3 were the value-greedy policies, removed)
 ROLLOUT_POLICY = 0
+
+#: candidates whose mean values differ by less than this are tied (equal values summed in
+#: a different order differ in their last bits)
+TIE = 1e-9
 
 #: points of each declaration kind of `DECLARE_KINDS` (plain suit; trumps double), to pick
 #: the best one; a Chouine above all
@@ -285,7 +289,33 @@ class ChouineSearch(SearchBot):
             if seat != state.turn:
                 return None
             return BotMove(endgame.solve(state)[1])
-        return super().choose(state, seat)
+        move = super().choose(state, seat)
+        if move is None or not isinstance(state, ChouineState) or not self.last_values:
+            return move
+        return self._break_tie(state, seat, move)
+
+    def _break_tie(self, state: ChouineState, seat: Seat, move: BotMove) -> BotMove:
+        """Where several candidates share the best value (every world lost, or won, beyond
+        the margin the search reads), play the rollout policy's card among them rather than
+        the first listed: a sensible card (no trump ten thrown away when all seems lost,
+        the fight for points goes on) instead of an arbitrary one. Its own fixed-seed
+        generator, so the search's draws are those it would draw without this step."""
+        values = self.last_values
+        assert values is not None
+        best = max(values) - TIE
+        tied = [i for i, v in enumerate(values) if v >= best]
+        if len(tied) < 2:
+            return move
+        actions = state.legal_actions(seat)
+        rng = random.Random(len(state.talon))
+        if self.rollout_policy == 4 and state.n == 2:
+            picked = learned_move(state, seat, rng)
+        else:
+            picked = rollout_move(state, seat, rng)
+        for i in tied:
+            if action_id(actions[i]) == picked:
+                return BotMove(actions[i])
+        return move
 
     def _world(self, state: State, seat: Seat) -> State:
         # the rollouts stop at the end of the partie: no need to seed future deals here
