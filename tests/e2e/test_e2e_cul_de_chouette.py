@@ -139,12 +139,12 @@ def race(pa: Any, pb: Any, script: Script) -> None:
         )
         assert "Perceval crie le premier" in news(page)
         assert "+32" in news(page)
-    # Karadoc's press came second, once the race was over: refused in French, or, as the
-    # rules say of a shout that does not apply, a Bévue shown in the log
-    pb.wait_for_function(
-        "() => !document.querySelector('#notice').hidden"
-        " || document.querySelector('#log').textContent.includes('hors de propos')"
-    )
+    # Karadoc's press came second, once the race was over: the right cry for the dice still
+    # on the table lost the race, it is « trop tard » (no points, no Bévue), whatever the lag
+    pb.wait_for_function("() => document.querySelector('#log').textContent.includes('trop tard')")
+    assert "hors de propos" not in pb.locator("#log").inner_text()
+    assert view(pb)["sheets"][B]["score"] == max(0, score_b - 10)  # the wrong cry only
+    assert "crié ✓" in pa.locator('.shout[data-cry="Pas mou le caillou !"]').inner_text()
     shoot(pa, "cdc-race-won-desktop")
     shoot(pb, "cdc-race-won-phone")
     script.race_done = True

@@ -79,7 +79,8 @@ def test_action_after_the_window_closed_is_refused() -> None:
     dice(state, 1, 1)
     dice(state, 2)
     state.apply_timeout()
-    refused(state, lambda: state.apply(1, Shout(C.PAS_MOU)), WindowClosed, "Aucune course")
+    # (the race's own cry is « trop tard » until the next dice: another cry is refused)
+    refused(state, lambda: state.apply(1, Shout(C.CRI_PELICAN)), WindowClosed, "Aucune course")
     refused(state, lambda: state.apply(None, CloseWindow()), WindowClosed, "Aucune fenêtre")
 
 

@@ -20,20 +20,47 @@ def test_pelican_gives_172_and_28_to_the_first_to_shout() -> None:
     assert state.step == "debut"
 
 
-def test_a_late_shout_is_out_of_place_a_bevue() -> None:
+def test_the_race_s_cry_after_it_was_won_is_too_late_not_a_bevue() -> None:
+    # the second click lost the race but applies to the dice still on the table
     state = arrange(3, scores=[0, 30, 0])
     dice(state, 6, 6)
     state.apply_timeout()  # nobody buys the Cul
     dice(state, 6)
     state.apply(2, Shout(C.CRI_PELICAN))
-    state.apply(1, Shout(C.CRI_PELICAN))  # too late: the race is over
-    assert state.scores == [172, 20, 28]
+    events = state.apply(1, Shout(C.CRI_PELICAN))  # too late: the race is over
+    assert state.scores == [172, 30, 28]
+    assert any("trop tard" in e.text for e in events)
     state = arrange(3, options={"bouton_bevue": False})
     dice(state, 6, 6)
     dice(state, 6)
     state.apply(2, Shout(C.CRI_PELICAN))
-    with pytest.raises(IllegalAction):
+    assert 1 in state.actors()  # its late cry is heard even without the −10 buttons
+    state.apply(1, Shout(C.CRI_PELICAN))
+    assert state.scores == [172, 0, 28]
+    with pytest.raises(IllegalAction):  # once
         state.apply(1, Shout(C.CRI_PELICAN))
+
+
+def test_a_wrong_cry_after_the_race_is_a_bevue() -> None:
+    state = arrange(3, scores=[0, 30, 0])
+    dice(state, 6, 6)
+    state.apply_timeout()
+    dice(state, 6)
+    state.apply(2, Shout(C.CRI_PELICAN))
+    state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores == [172, 20, 28]
+
+
+def test_the_race_s_cry_after_the_next_dice_is_a_bevue() -> None:
+    state = arrange(3, scores=[0, 20, 0])
+    dice(state, 6, 6)
+    dice(state, 6)
+    state.apply(2, Shout(C.CRI_PELICAN))
+    assert state.roller == 2 and state.late is not None
+    dice(state, 2, 3)  # the next turn's Chouettes: the Pélican is forgotten
+    assert state.late is None
+    state.apply(1, Shout(C.CRI_PELICAN))
+    assert state.scores[1] == 20 - 10
 
 
 def test_chouette_velute_goes_to_the_first_to_shout() -> None:

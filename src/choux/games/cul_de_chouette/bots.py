@@ -154,9 +154,10 @@ class ChouetteBot:
             return BotMove(kinds[Roll][0], self.roll_delay(view))
         if EnterDice in kinds:
             return BotMove(self.rng.choice(kinds[EnterDice]), self.roll_delay(view))
-        if Shout in kinds and self.rng.random() < self.level.error / 4:
+        grelottine = [a for a in kinds.get(Shout, ()) if a == Shout(C.CRI_GRELOTTINE)]
+        if grelottine and self.rng.random() < self.level.error / 4:
             # « Grelottine ! » without one: the easy bot's Bévue, now and then
-            return BotMove(kinds[Shout][0], self.delay(self.level.reaction))
+            return BotMove(grelottine[0], self.delay(self.level.reaction))
         return None
 
     def roll_delay(self, view: dict[str, object]) -> float:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.rotation import end_turn
-from choux.games.cul_de_chouette.rules import soufflette_kept
+from choux.games.cul_de_chouette.rules import points_text, soufflette_kept
 from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import Challenge
 from choux.games.cul_de_chouette.table import CdcTable
@@ -24,7 +24,7 @@ def announce(
     else:
         st.say(
             "defi",
-            f"{{p{challenger}}} impose {combination} à {{p{target}}} pour {stake} points",
+            f"{{p{challenger}}} impose {combination} à {{p{target}}} pour {points_text(stake)}",
             challenger,
         )
     st.enter(Step.ANNONCE)

@@ -53,6 +53,7 @@ from choux.games.cul_de_chouette.actions import (
 from choux.games.cul_de_chouette.rules import (
     grelottine_stake_allowed,
     may_pass_grelot,
+    points_text,
     total_is_possible,
 )
 from choux.games.cul_de_chouette.steps import FAIR, RACE_CRY, RACES, SPECS, Step
@@ -368,6 +369,23 @@ def gate_shout(st: CdcTable, seat: int) -> Menu | Refusal:
     return Refusal(WindowClosed, "Aucune course ouverte pour vous maintenant.")
 
 
+def late_seats(st: CdcTable) -> tuple[int, ...]:
+    """The players of the race that just ended who may still shout its cry, too late."""
+    late = st.late
+    if late is None or st.over:
+        return ()
+    return tuple(s for s in late.seats if st.present[s])
+
+
+def late_cry(st: CdcTable, seat: int) -> Menu:
+    """The cry of the race that just ended, heard « trop tard » (no points, no Bévue) until
+    the next dice: it still applies to the dice on the table, it just lost the race."""
+    late = st.late
+    if late is None or st.over or seat not in late.seats or not st.present[seat]:
+        return ()
+    return (SHOUTS[late.cry],)
+
+
 def may_false_grelottine(st: CdcTable, seat: int) -> bool:
     """The « Grelottine ! » button of a player who holds none: a Bévue, once."""
     return seat != st.scorer and not st.grelottine[seat] and seat not in st.erred
@@ -522,7 +540,8 @@ FAIR_GATES = {step: tuple(GATES[kind] for kind in SPECS[step].fair) for step in 
 
 def menus(st: CdcTable, seat: int) -> list[Menu]:
     """The seat's legal actions, grouped by kind: its decisions first, then « Je passe »,
-    then the Bévue button; a seat without decisions may also shout out of place."""
+    then the Bévue button, the cry of the race that just ended (too late, no Bévue); a seat
+    without decisions may also shout out of place."""
     cached = st._cache.get(seat)
     if cached is not None:
         return cached
@@ -540,13 +559,14 @@ def menus(st: CdcTable, seat: int) -> list[Menu]:
                 found.append(menu)
         if found and step in FAIR and seat in pending(st):
             found.append((PASS,))
-        if st.bevue_button:
-            idle = not found
-            bevues = st.bevues[seat]
-            if bevues:
-                found.append(bevues)
-            if idle and not st.shouted_out[seat]:
-                found.append(IDLE_SHOUTS)
+        idle = not found
+        if st.bevue_button and st.bevues[seat]:
+            found.append(st.bevues[seat])
+        late = late_cry(st, seat)  # the last race's cry, too late (before the shouts out of place)
+        if late:
+            found.append(late)
+        if st.bevue_button and idle and not st.shouted_out[seat]:
+            found.append(IDLE_SHOUTS)
     st._cache[seat] = found
     return found
 
@@ -628,14 +648,17 @@ def _check_choice(st: CdcTable, seat: int, action: Action, menu: Menu) -> Refusa
             return None
         if st.tiebreak is not None:
             return Refusal(IllegalAction, "Un seul dé est attendu.")
-        return Refusal(IllegalAction, f"Il faut saisir {expected} dé(s), pas {len(action.dice)}.")
+        word = "dé" if expected == 1 else "dés"
+        return Refusal(IllegalAction, f"Il faut saisir {expected} {word}, pas {len(action.dice)}.")
     if isinstance(action, CivetBet):
         if action.combination not in C.CIVET_COMBINATIONS:
             return Refusal(IllegalAction, f"Combinaison inconnue : {action.combination}.")
         top = min(C.CIVET_MAX, st.scores[seat])
         if 1 <= action.stake <= top:
             return None
-        return Refusal(IllegalAction, f"Mise impossible : entre 1 et {top} points.")
+        if top == 1:
+            return Refusal(IllegalAction, "Mise impossible : 1 point, pas davantage.")
+        return Refusal(IllegalAction, f"Mise impossible : entre 1 et {points_text(top)}.")
     if isinstance(action, ChallengeGrelottine):
         if action.combination not in C.GRELOTTINE_PERCENT:
             return Refusal(IllegalAction, f"Combinaison non imposable : {action.combination}.")
@@ -708,6 +731,8 @@ def check(st: CdcTable, seat: int | None, action: Action) -> None:
     if gate is None:  # pragma: no cover - the codec only builds known actions
         raise MalformedAction("Action inconnue.")
     opened: Menu | Refusal = gate(st, seat)
+    if isinstance(action, Shout) and action in late_cry(st, seat):
+        return  # the race's cry, too late: no Bévue
     if isinstance(action, Shout) and idle_shout(st, seat, action):
         if type(opened) is not tuple or action not in opened:
             return  # a shout out of place: a Bévue

@@ -31,7 +31,7 @@ from choux.games.cul_de_chouette.actions import (
     Withdraw,
 )
 from choux.games.cul_de_chouette.civet import bet_civet
-from choux.games.cul_de_chouette.legality import dice_duty, gate_shout
+from choux.games.cul_de_chouette.legality import dice_duty, gate_shout, late_cry
 from choux.games.cul_de_chouette.table import CdcTable
 
 Handler = Callable[[CdcTable, int, Any], None]
@@ -68,6 +68,8 @@ def shout(st: CdcTable, seat: int, action: Shout) -> None:
             turn.bank_shout(st, seat, action.cry)
         else:
             races.shout(st, seat, action.cry)
+    elif action in late_cry(st, seat):
+        races.late_shout(st, seat)
     else:
         st.shouted_out[seat] = True
         st.bevue(seat, f"« {action.cry} » hors de propos")

@@ -1,5 +1,7 @@
 """Races: « first to click » wins (Pélican, Chouette Velute, Contre-Sirop), the last of a
 Suite loses; a wrong shout is a Bévue, and so is « Grelottine ! » shouted without one.
+The race's own cry arriving after it ended, before the next dice, applies to the dice still
+on the table: it is only too late (no points, no Bévue), whatever the network's lag.
 (The Banque's shouts end the Raitournelle window: `turn.bank_shout`.)"""
 
 from __future__ import annotations
@@ -7,7 +9,7 @@ from __future__ import annotations
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.rotation import auto_tiebreak, end_turn
 from choux.games.cul_de_chouette.steps import FIRST_WINS, RACE_CRY, Step
-from choux.games.cul_de_chouette.substates import Race, Tiebreak
+from choux.games.cul_de_chouette.substates import LateCry, Race, Tiebreak
 from choux.games.cul_de_chouette.table import CdcTable
 
 
@@ -36,11 +38,13 @@ def shout(st: CdcTable, seat: int, cry: str) -> None:
     st.say("cri", f"{{p{seat}}} : « {cry} »", seat)
     if race.kind in FIRST_WINS:
         st.race = None
+        ended(st, race)
         own = seat == st.roller and st.bought_by is None and race.kind != Step.CONTRE_SIROP
         st.gain(seat, race.value, own, f"crie le premier « {cry} »")
         end_turn(st)
     elif not race.silent():
         st.race = None
+        ended(st, race)
         st.lose(race.order[-1], race.value, "crie le dernier")
         end_turn(st)
 
@@ -51,6 +55,7 @@ def close_race(st: CdcTable) -> None:
     race = st.race
     assert race is not None
     st.race = None
+    ended(st, race)
     if race.kind in FIRST_WINS:
         st.say("info", "Personne n'a crié à temps.")
         if race.kind == Step.CHOUETTE_VELUTE:
@@ -68,3 +73,20 @@ def close_race(st: CdcTable) -> None:
     st.enter(Step.DEPARTAGE)
     if not st.real:
         auto_tiebreak(st)
+
+
+def ended(st: CdcTable, race: Race) -> None:
+    """The race is over: its players may still shout its cry once, too late, until the next
+    dice (`late_shout`)."""
+    st.late = LateCry(RACE_CRY[race.kind], race.eligible, race.order)
+
+
+def late_shout(st: CdcTable, seat: int) -> None:
+    """The cry of the race that just ended, after its end: no points, no Bévue."""
+    late = st.late
+    assert late is not None
+    st.late = late.used(seat)
+    if seat in late.heard:
+        st.say("cri", f"{{p{seat}}} crie encore « {late.cry} » : déjà compté", seat)
+    else:
+        st.say("cri", f"{{p{seat}}} : « {late.cry} », trop tard : la course est finie", seat)

@@ -8,7 +8,7 @@ which all end by passing the dice on: it imports none of them.
 from __future__ import annotations
 
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette.rules import lowest_seats, next_seat
+from choux.games.cul_de_chouette.rules import lowest_seats, next_seat, points_text
 from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import Tiebreak
 from choux.games.cul_de_chouette.table import CdcTable
@@ -53,7 +53,9 @@ def join(st: CdcTable, seat: int, sing: bool) -> None:
     st.scores[seat] = min(start, st.cap)
     st.refresh_bevues()
     song = " en chantant" if sing else ""
-    st.say("sloubi", f"{{p{seat}}} rejoint la partie{song} avec {st.scores[seat]} points", seat)
+    st.say(
+        "sloubi", f"{{p{seat}}} rejoint la partie{song} avec {points_text(st.scores[seat])}", seat
+    )
 
 
 # --------------------------------------------------------------------------- ties

@@ -40,7 +40,12 @@ View keys (`view(seat)`), stable for the web UI:
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
 - ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
+- ``waiting``: the seats whose decision moves the game on (who must roll, type, choose, or
+  the players a fair window still waits for); empty in a race and at the end. Unlike
+  ``actors``, it leaves out the −10 buttons and the shouts out of place.
 - ``race``: {"kind", "cry", "order", "wrong"} in a race, else None.
+- ``late``: {"cry", "seats", "heard"} after a race, until the next dice: its cry from one
+  of ``seats`` is « trop tard » (no points, no Bévue); ``heard``: who shouted it in time.
 - ``civet_bet``: {"combination", "stake"} or None; ``bought_by``: the buyer of the Cul or
   None; ``sirotage``: {"value", "bets": {seat: face}} or None; ``challenge``: {"kind",
   "challenger", "target", "combination", "stake", "throw", "kept", "bets"} or None;
@@ -83,6 +88,7 @@ from choux.games.cul_de_chouette.legality import (
     check,
     deciders,
     dice_duty,
+    late_seats,
     menus,
     pending,
 )
@@ -92,6 +98,7 @@ from choux.games.cul_de_chouette.steps import FAIR, SPECS, Step
 from choux.games.cul_de_chouette.substates import (
     BleuRouge,
     Challenge,
+    LateCry,
     Race,
     Sirotage,
     Tiebreak,
@@ -162,6 +169,8 @@ class CulDeChouetteState(State):
         self.over = False
         self.winner: int | None = None
         self.last_roll: dict[str, JSON] | None = None
+        #: the race that just ended: its late cries are « trop tard », until the next dice
+        self.late: LateCry | None = None
         self.reset_turn()
         self.tiebreak: Tiebreak | None = Tiebreak("ouverture", self.seated)
         self._events: list[Event] = []
@@ -245,6 +254,8 @@ class CulDeChouetteState(State):
                 for s in range(self.n)
                 if (bevues[s] or (present[s] and not shouted[s])) and s not in found
             ]
+        # a race just ended: its cry is still heard (« trop tard ») from its players
+        found += [s for s in late_seats(self) if s not in found]
         self._actors = tuple(found)
         return self._actors
 

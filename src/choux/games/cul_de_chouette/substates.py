@@ -61,6 +61,20 @@ class Race:
 
 
 @dataclass(frozen=True, slots=True)
+class LateCry:
+    """A race just ended: until the next dice, its own cry from one of its players is not out
+    of place (it applies to the dice still on the table), it only came too late. `seats`: who
+    may still shout it once; `heard`: who had shouted it in time."""
+
+    cry: str
+    seats: tuple[int, ...]
+    heard: tuple[int, ...] = ()
+
+    def used(self, seat: int) -> LateCry:
+        return replace(self, seats=tuple(s for s in self.seats if s != seat))
+
+
+@dataclass(frozen=True, slots=True)
 class Sirotage:
     """After a Chouette of `value`: the others' bets on the face of the sipped die."""
 

@@ -18,6 +18,7 @@ from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import (
     BleuRouge,
     Challenge,
+    LateCry,
     Race,
     Sirotage,
     Tiebreak,
@@ -59,6 +60,7 @@ class CdcTable(Protocol):
     over: bool
     winner: int | None
     last_roll: dict[str, JSON] | None
+    late: LateCry | None  # the race that just ended, until the next dice
 
     # ------------------------------------------------------------------ this turn
     dice: list[int]

@@ -4,10 +4,34 @@ every seat and the spectator see the same board (the keys are listed in `state`)
 from __future__ import annotations
 
 from choux.engine.base import JSON
-from choux.games.cul_de_chouette.legality import dice_duty, typer
+from choux.games.cul_de_chouette.legality import dice_duty, late_seats, pending, typer
 from choux.games.cul_de_chouette.rotation import next_seated
-from choux.games.cul_de_chouette.steps import RACE_CRY, STEP_LABELS
+from choux.games.cul_de_chouette.steps import FAIR, RACE_CRY, RACES, SPECS, STEP_LABELS, Step
 from choux.games.cul_de_chouette.table import CdcTable
+
+
+def waiting_on(st: CdcTable) -> tuple[int, ...]:
+    """The seats whose decision moves the game on (the « À vous » of the page), unlike the
+    actors, who include everyone holding a −10 button or a shout out of place: the tie-break's
+    dice, the fair window's pending players (else the awaited dice), the dice's typer, or the
+    scorer's choice. A race waits for nobody in particular: the clock ends it."""
+    if st.over or st.step in RACES or st.step == Step.RAITOURNELLE:
+        return ()
+    tie = st.tiebreak
+    if tie is not None:
+        if st.real and st.scribe is not None and tie.pending:
+            return (st.scribe,)
+        return tie.pending
+    if st.step in FAIR:
+        waiting = pending(st)
+        if waiting:
+            return waiting
+    duty = dice_duty(st)
+    if duty is not None:
+        return (typer(st, duty[0]),)
+    if SPECS[st.step].who == "scorer":
+        return (st.scorer,)
+    return ()
 
 
 def board_view(st: CdcTable) -> dict[str, JSON]:
@@ -54,6 +78,7 @@ def board_view(st: CdcTable) -> dict[str, JSON]:
         if deadline is None
         else [{"kind": str(st.step), "label": label, "seconds": deadline.seconds}],
         "awaiting": None if duty is None else {"seat": typer(st, duty[0]), "count": duty[1]},
+        "waiting": list(waiting_on(st)),
         "race": None
         if race is None
         else {
@@ -62,6 +87,9 @@ def board_view(st: CdcTable) -> dict[str, JSON]:
             "order": list(race.order),
             "wrong": list(race.wrong),
         },
+        "late": None
+        if st.late is None
+        else {"cry": st.late.cry, "seats": list(late_seats(st)), "heard": list(st.late.heard)},
         "civet_bet": None
         if st.civet_bet is None
         else {"combination": st.civet_bet[0], "stake": st.civet_bet[1]},

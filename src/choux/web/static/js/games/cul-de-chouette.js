@@ -104,19 +104,34 @@ function diceTray(view, ctx) {
     tray.append(die(dice[i], role, fresh, fresh ? 90 * (i - (prefix ? shownDice.length : 0)) : 0));
   }
   if (changed) { shownKey = key; shownDice = faded ? [] : dice.slice(); }
-  const reading = view.reading || (view.last_roll && view.last_roll.name ? view.last_roll : null);
+  // the caption says what the dice shown are: this roll's reading only when they are its dice
+  // (a challenge's throw, a re-roll or the next turn's Chouettes are not); an older roll is
+  // labelled as such
+  const last = view.last_roll && view.last_roll.name ? view.last_roll : null;
+  const lastShown = last && sameDice(last.dice || [], dice);
   let caption = null;
-  if (reading && reading.name) {
-    const who = view.last_roll && view.last_roll.seat !== undefined && view.last_roll.seat !== null ? names[view.last_roll.seat] : names[view.roller];
-    const pts = reading.points ? ` : +${reading.points}` : "";
-    caption = h("p", { class: `reading${faded ? " past" : ""}` }, faded ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
-      h("span", { class: "who", text: who }), ` ${article(reading.name)}`, h("strong", { text: reading.name }), pts);
+  const rollCaption = (roll, past) => {
+    const who = roll.seat !== undefined && roll.seat !== null ? names[roll.seat] : names[view.roller];
+    const pts = roll.points ? ` : +${roll.points}` : "";
+    return h("p", { class: `reading${past ? " past" : ""}` }, past ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
+      h("span", { class: "who", text: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
+  };
+  if (last && lastShown) {
+    caption = rollCaption(view.reading && !faded ? { ...last, name: view.reading.name, points: view.reading.points } : last, faded);
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
     caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${view.awaiting.count} dé${view.awaiting.count > 1 ? "s" : ""}…`);
+  } else if (dice.length && view.challenge && view.challenge.throw) {
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
+  } else if (last && !dice.length) {
+    caption = rollCaption(last, true);
   }
   return h("section", { class: "cdc-dice", "aria-label": "Les dés" }, tray, caption);
+}
+
+function sameDice(a, b) {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
 }
 
 function article(name) {
@@ -128,12 +143,13 @@ function article(name) {
 function headLine(view, ctx, message) {
   const names = ctx.names;
   const roller = view.roller === ctx.seat ? "vous" : names[view.roller];
-  const step = RACE_STEPS.has(view.step) ? "Course ouverte : criez le bon cri !" : view.step_label;
+  const step = view.over ? null : RACE_STEPS.has(view.step) ? "Course ouverte : criez le bon cri !" : view.step_label;
   const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) ? " race-open" : ""}` },
     h("div", { class: "cdc-turn" },
       h("span", { class: "turn-no", text: view.over ? "Fin" : view.step === "ouverture" ? "Ouverture" : `Tour ${view.turn || 1}` }),
-      view.step === "ouverture" ? null : h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
-    h("p", { class: "cdc-step", text: step }));
+      view.step === "ouverture" ? null : view.over ? winnerLine(view, ctx)
+        : h("span", { class: "turn-who" }, "La main est à ", h("strong", { text: roller }))),
+    step ? h("p", { class: "cdc-step", text: step }) : null);
   const win = (view.windows || [])[0];
   if (win && message.status === "live") {
     const label = RACE_STEPS.has(view.step) ? "Temps pour crier" : "Fenêtre ouverte";
@@ -141,6 +157,12 @@ function headLine(view, ctx, message) {
     if (timer) box.append(timer);
   }
   return box;
+}
+
+function winnerLine(view, ctx) {
+  if (view.winner === null || view.winner === undefined) return h("span", { class: "turn-who", text: "Partie terminée" });
+  if (view.winner === ctx.seat) return h("span", { class: "turn-who" }, h("strong", { text: "Vous gagnez" }), ` avec ${view.sheets[view.winner].score} points !`);
+  return h("span", { class: "turn-who" }, "Victoire de ", h("strong", { text: ctx.names[view.winner] }), ` (${view.sheets[view.winner].score} points)`);
 }
 
 function newsStrip(ctx) {
@@ -158,14 +180,14 @@ function situation(view, ctx) {
     if (done) parts.push(h("p", {}, "Ont crié : ", h("strong", { text: done })));
   }
   if (view.bought_by !== null && view.bought_by !== undefined) parts.push(h("p", {}, h("strong", { text: names[view.bought_by] }), " a acheté le Cul."));
-  if (view.civet_bet) parts.push(h("p", {}, `Civet : ${view.civet_bet.stake} points sur ${view.civet_bet.combination}.`));
+  if (view.civet_bet) parts.push(h("p", {}, `Civet : ${pointsText(view.civet_bet.stake)} sur ${view.civet_bet.combination}.`));
   if (view.sirotage) {
     const bets = Object.entries(view.sirotage.bets).map(([s, f]) => `${names[s]} → ${BIRDS[f]}`);
     parts.push(h("p", {}, `Sirotage sur un ${view.sirotage.value}`, bets.length ? ` · paris : ${bets.join(", ")}` : ""));
   }
   if (view.challenge) {
     const c = view.challenge;
-    const what = c.kind === "soufflette" ? "la Soufflette (4-2-1)" : `${c.combination} pour ${c.stake} points`;
+    const what = challengeWhat(c);
     parts.push(h("p", {}, h("strong", { text: names[c.challenger] }), " défie ", h("strong", { text: names[c.target] }), ` : ${what}`,
       c.throw ? ` · jet ${c.throw}` : "", c.kept && c.kept.length ? ` · gardés : ${c.kept.join("-")}` : ""));
   }
@@ -179,6 +201,19 @@ function situation(view, ctx) {
     parts.push(h("p", {}, view.tiebreak.purpose === "ouverture" ? "Lancer d'ouverture" : "Départage", vals.length ? ` · ${vals.join(", ")}` : ""));
   }
   return parts.length ? h("div", { class: "cdc-situation" }, parts) : null;
+}
+
+/** « 0 point », « 1 point », « 12 points »: 0 and 1 take the singular in French. */
+function pointsText(count) {
+  return `${count} point${count > 1 ? "s" : ""}`;
+}
+
+function leftText(count) {
+  return `${count} restant${count > 1 ? "s" : ""}`;
+}
+
+function challengeWhat(c) {
+  return c.kind === "soufflette" ? "la Soufflette (4-2-1)" : `${c.combination} pour ${pointsText(c.stake)}`;
 }
 
 function sheet(view, s, ctx, bevueBy) {
@@ -219,6 +254,43 @@ function sheet(view, s, ctx, bevueBy) {
       mark(s.passe_grelot_earned && !s.passe_grelot_used, "Passe-Grelot", `Passe-Grelot ${pg}`, s.passe_grelot_used ? " used" : ""),
       bevue),
     own);
+}
+
+/**
+ * Whom the game waits for (table.js: status line, highlighted chips, tab title, turn
+ * notices): the server's `waiting` (who must roll, type, choose, or the players a fair window
+ * still waits for), not the actors, who include every holder of a −10 button. A race waits
+ * for no one in particular: its own banner and gold buttons say it.
+ */
+export function waitingOn(view) {
+  if (view.over) return [];
+  return Array.isArray(view.waiting) ? view.waiting : (view.actors || []);
+}
+
+/** What is asked of `seat`, said the Cul de Chouette way (null: the generic text). */
+export function statusText(view, seat) {
+  const mine = (type) => (view.legal || []).some((l) => l.action.type === type);
+  if (view.over || !waitingOn(view).includes(seat)) return null;
+  const real = view.dice_mode === "reels";
+  if (view.tiebreak) return real ? "À vous : saisissez votre dé de départage !" : "À vous de lancer votre dé !";
+  const c = view.challenge;
+  if (view.step === "annonce" && c && c.target === seat) {
+    const ways = [mine("boucliette") ? "Boucliette" : null, mine("passe_grelot") ? "Passe-Grelot" : null].filter(Boolean);
+    return ways.length ? `Vous êtes défié : ${ways.join(", ")} ou acceptez le défi` : "Vous êtes défié : à vous de lancer !";
+  }
+  if (view.step === "soufflette_cible") return "À vous : qui défiez-vous à la Soufflette ?";
+  if (view.step === "siroter") return "À vous : siroter ou garder la Chouette ?";
+  if (view.step === "grelottine") return "À vous : « Grelottine ! » ou passez";
+  if (view.step === "achat") return "À vous : achetez le Cul ou passez";
+  if (view.step === "bleu_rouge" && view.roller === seat && mine("annoncer_total")) return "À vous : annoncez un total ou lancez";
+  if (view.step === "annonce" && !(view.awaiting && view.awaiting.seat === seat)) return "Défi en cours : Boucliette, pari ou « Je passe »";
+  if (["paris_sirotage", "bleu_rouge"].includes(view.step) && !(view.awaiting && view.awaiting.seat === seat)) return "À vous : pariez ou passez";
+  if (view.step === "debut" && mine("civet")) return "À vous : misez votre Civet ou lancez !";
+  if (view.awaiting && view.awaiting.seat === seat) {
+    if (real) return view.awaiting.count > 1 ? "À vous de saisir les dés !" : "À vous de saisir le dé !";
+    return view.awaiting.count > 1 ? "À vous de lancer les dés !" : "À vous de lancer le dé !";
+  }
+  return null;
 }
 
 /** The replay page draws views without a live message: give it a quiet one. */
@@ -293,7 +365,12 @@ function shoutBar(view, groups, ctx, compact = false) {
   const shield = (groups.get("boucliette") || [])[0];
   const ready = hasGrel || passes.length > 0 || Boolean(shield);
   const moment = `${view.turn}:${view.roller}:${view.step}`;
-  const folded = !compact && !race && !ready && shoutsOpenAt !== moment;
+  // the race that just ended: its cry still counts as « trop tard » (no Bévue) until the next
+  // dice, so the bar stays unfolded under a late thumb rather than folding away mid-click
+  const late = view.late || null;
+  const lateOpen = Boolean(late && ctx.seat !== null && late.seats.includes(ctx.seat));
+  const done = shoutedCry(view, ctx.seat);  // the cry this seat has had counted, if any
+  const folded = !compact && !race && !ready && !lateOpen && shoutsOpenAt !== moment;
   const cries = h("div", { class: "cries", id: compact ? null : "cdc-cries" });
   const calls = h("div", { class: "calls" });
   const who = ctx.names[ctx.seat];
@@ -302,7 +379,7 @@ function shoutBar(view, groups, ctx, compact = false) {
   const classes = [compact ? "sheet-shouts" : "shout-bar", race ? "race-open" : "no-race"];
   if (folded) classes.push("folded");
   let toggle = null;
-  if (!compact && !race && !ready) {
+  if (!compact && !race && !ready && !lateOpen) {
     toggle = pressButton({
       class: "shout shout-toggle", "aria-expanded": String(!folded), "aria-controls": "cdc-cries",
       title: "Aucune course ouverte : un cri maintenant est une Bévue (−10)",
@@ -315,11 +392,19 @@ function shoutBar(view, groups, ctx, compact = false) {
       toggle.querySelector(".toggle-label").textContent = open ? "Replier les cris" : "Les cris";
     }, h("span", { class: "toggle-label", text: folded ? "Les cris" : "Replier les cris" }), h("span", { class: "toggle-note", text: " · hors course : Bévue" }));
   }
-  const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, cries, calls);
+  const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, heardLine(view, ctx), cries, calls);
   const idleTitle = "Aucune course ouverte : crier maintenant est une Bévue (−10)";
   for (const { cry, short } of CRIES) {
-    cries.append(pressButton({ class: `shout cry${race ? "" : " idle"}`, disabled: !live, title: race ? null : idleTitle, dataset: { cry } },
-      () => ctx.act({ type: "crier", cry }), short));
+    const counted = done === cry;
+    const tooLate = !race && lateOpen && late.cry === cry;
+    const active = race && !done;  // a cry that may still win (or save) the race
+    const classes = ["shout", "cry"];
+    if (counted) classes.push("shouted");
+    else if (tooLate) classes.push("late");
+    else if (!active) classes.push("idle");
+    const title = counted ? "Votre cri a été entendu" : tooLate ? "La course est finie : ce cri arrive trop tard (sans pénalité)" : active ? null : idleTitle;
+    cries.append(pressButton({ class: classes.join(" "), disabled: !live, title, "aria-pressed": counted ? "true" : null, dataset: { cry } },
+      () => ctx.act({ type: "crier", cry }), short, counted ? h("span", { class: "shout-state", text: " · crié ✓" }) : null));
   }
   calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : " idle"}`, disabled: !live, title: hasGrel ? null : "Sans Grelottine, crier « Grelottine ! » est une Bévue (−10)", dataset: { cry: "Grelottine !" } }, () => {
     if (hasGrel) { openDialog = ["grelottine", ctx.seat]; focusDialog("grelottine", ctx.seat); } else ctx.act({ type: "crier", cry: "Grelottine !" });
@@ -331,6 +416,23 @@ function shoutBar(view, groups, ctx, compact = false) {
   calls.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
     () => shield && ctx.act(shield.action), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
   return bar;
+}
+
+/** The race cry `seat` has had counted (in the race, or in the race that just ended). */
+function shoutedCry(view, seat) {
+  if (seat === null || seat === undefined) return null;
+  if (view.race && view.race.order.includes(seat)) return view.race.cry;
+  if (!view.race && view.late && view.late.heard.includes(seat)) return view.late.cry;
+  return null;
+}
+
+/** « Ont crié : … » beside the shout buttons (on a phone the board is out of sight). */
+function heardLine(view, ctx) {
+  const order = view.race ? view.race.order : view.late ? view.late.heard : [];
+  if (!view.race && !order.length) return null;
+  const names = order.map((s) => (s === ctx.seat ? "vous" : ctx.names[s]));
+  return h("p", { class: "shout-heard", "aria-live": "polite" },
+    view.race ? "Ont crié : " : "Course finie · ont crié : ", h("strong", { text: names.length ? names.join(", ") : "personne pour l'instant" }));
 }
 
 function focusDialog(name, seat) {
@@ -361,7 +463,7 @@ function stakeForm(name, title, entries, ctx, build, note) {
   const sync = () => {
     const entry = entries.find((e) => e.combination === select.value) || entries[0];
     input.max = String(entry.max);
-    max.textContent = `maximum : ${entry.max} point${entry.max > 1 ? "s" : ""}`;
+    max.textContent = `maximum : ${pointsText(entry.max)}`;
     if (Number(input.value) > entry.max || !input.value) input.value = String(entry.max);
   };
   select.addEventListener("change", sync);
@@ -458,6 +560,22 @@ function decisions(view, legal, ctx) {
   const open = (view.windows || []).length && ctx.message.status === "live" && legal.some((l) => WINDOW_DECISIONS.has(l.action.type));
   const clock = open ? clockFor(ctx.message, "Temps pour décider") : null;
   if (clock) panel.append(clock);
+  // a challenge announced: who challenges whom, for what, where the decision is taken
+  const c = view.challenge;
+  const challenged = c && view.step === "annonce" && c.target === ctx.seat;
+  if (c && view.step === "annonce" && legal.some((l) => WINDOW_DECISIONS.has(l.action.type))) {
+    const target = challenged ? "vous" : names[c.target];
+    panel.append(h("p", { class: `challenge-brief${challenged ? " me" : ""}` },
+      h("strong", { text: names[c.challenger] }), challenged ? " vous défie : " : ` défie ${target} : `, h("strong", { text: challengeWhat(c) }),
+      challenged ? h("span", { class: "brief-note", text: c.kind === "soufflette"
+        ? " · réussi, vous gagnez 50, 40 ou 30 ; raté, vous perdez 30."
+        : ` · réussi, vous gagnez ${pointsText(c.stake)} ; raté, vous perdez autant.` }) : null));
+  }
+  if (challenged && groups.has("passer")) {
+    // the challenged player's « Je passe » takes the challenge on: say so, right under it
+    panel.append(pressButton({ class: "button pass-button accept", dataset: { action: "passer" }, title: "Sans Boucliette ni Passe-Grelot : vous relevez le défi." },
+      () => ctx.act({ type: "passer" }), "J'accepte le défi (je passe)"));
+  }
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
@@ -482,8 +600,11 @@ function decisions(view, legal, ctx) {
   }
   if (groups.has("passe_grelot")) panel.append(dialog("passe", "« Passe-Grelot ! » à qui ?", buttons(groups.get("passe_grelot"), ctx, (i) => names[i.action.target])));
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
-  if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0)} restant·s)`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
+  if (groups.has("annoncer_total")) panel.append(dialog("annonce", `Bleu-Rouge : annoncez un total (${leftText(3 - (view.bleu_rouge ? view.bleu_rouge.announced : 0))})`, buttons(groups.get("annoncer_total"), ctx, (i) => String(i.action.total), "totals")));
   if (groups.has("parier_total")) panel.append(dialog("pari-total", "Bleu-Rouge : pariez 5 sur un total", buttons(groups.get("parier_total"), ctx, (i) => String(i.action.total), "totals")));
-  if (groups.has("passer")) panel.append(pressButton({ class: "button pass-button", dataset: { action: "passer" }, title: "Rien à faire dans cette fenêtre : elle se ferme dès que chacun a joué ou passé." }, () => ctx.act({ type: "passer" }), "Je passe"));
+  if (groups.has("passer") && !challenged) {
+    panel.append(pressButton({ class: "button pass-button", dataset: { action: "passer" }, title: "Rien à faire dans cette fenêtre : elle se ferme dès que chacun a joué ou passé." },
+      () => ctx.act({ type: "passer" }), "Je passe"));
+  }
   return panel.childNodes.length > (clock ? 1 : 0) ? panel : null;
 }
