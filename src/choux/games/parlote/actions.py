@@ -77,7 +77,7 @@ class Play(Action):
 
     def label(self) -> str:
         card = cards_index().get(self.card)
-        return f"Jouer « {card.name if card is not None else self.card} »"
+        return f"Jouer «\u00a0{card.name if card is not None else self.card}\u00a0»"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ typo never reaches a table.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -138,7 +139,13 @@ def _text(file: str, where: str, entry: Mapping[str, Any], key: str, limit: int)
         raise ContentError(
             f"{file}: {where}: champ « {key} » trop long ({len(value)} caractères, {limit} au plus)"
         )
-    return value
+    return guillemets(value)
+
+
+def guillemets(text: str) -> str:
+    """French quotation marks hold their words with non-breaking spaces (U+00A0, as in the
+    rest of the site): a lone « » » never wraps to the next line."""
+    return re.sub(r"\s+»", "\u00a0»", re.sub(r"«\s+", "«\u00a0", text))
 
 
 def _entries(file: str, data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

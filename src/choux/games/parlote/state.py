@@ -392,7 +392,11 @@ class ParloteState(State):
             raise IllegalAction("Vous avez déjà avoué !")
         self.claims.append(seat)
         events = [
-            Event("claim", f"{who(seat)} : « Moi ! C'est moi qui ai menti en dernier ! »", seat)
+            Event(
+                "claim",
+                f"{who(seat)} : «\u00a0Moi ! C'est moi qui ai menti en dernier !\u00a0»",
+                seat,
+            )
         ]
         if len(self.claims) == 4:
             events += self._choose_first_reader()
@@ -434,7 +438,7 @@ class ParloteState(State):
         return [
             Event(
                 "scenario",
-                f"Scénario lu par {who(self.reader)}, « {scenario.title} » : {scenario.injonction}",
+                f"Scénario lu par {who(self.reader)}, «\u00a0{scenario.title}\u00a0» : {scenario.injonction}",
                 self.reader,
                 {"scenario": self.scenario},
             ),
@@ -510,7 +514,9 @@ class ParloteState(State):
         self.bids.append(BidEntry(seat, "coinche"))
         events = [
             Event(
-                "coinche", f"{who(seat)} : « Je coinche ! » L'enjeu de la manche est doublé.", seat
+                "coinche",
+                f"{who(seat)} : «\u00a0Je coinche !\u00a0» L'enjeu de la manche est doublé.",
+                seat,
             )
         ]
         return events + self._end_bidding(coinched_by=seat)
@@ -575,7 +581,7 @@ class ParloteState(State):
         events = [
             Event(
                 "play",
-                f"Carte de {who(seat)} : « {name} », {with_argument}.",
+                f"Carte de {who(seat)} : «\u00a0{name}\u00a0», {with_argument}.",
                 seat,
                 {"card": code, "argument": argument},
             )

@@ -29,7 +29,7 @@ def _card(card: dict[str, Any], colours: dict[str, str]) -> str:
 
 
 def _play(play: dict[str, Any], colours: dict[str, str]) -> str:
-    argument = f" « {escape(play['argument'])} »" if play["argument"] else ""
+    argument = f" «\u00a0{escape(play['argument'])}\u00a0»" if play["argument"] else ""
     return f"  {_name(play['seat'])} : {_card(play['card'], colours)}{argument} — {play['status_label']}"
 
 

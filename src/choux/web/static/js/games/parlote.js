@@ -8,7 +8,7 @@ useStylesheet("/static/css/games/parlote.css");
 
 const MAX_ARGUMENT = gameConstants().max_argument;  // from the server (Game.client_constants)
 const DEADLINE_LABELS = {
-  liar: "« Moi ! »", draw: "Choix de la pioche", bidding: "Enchère", play: "Temps pour jouer",
+  liar: "«\u00a0Moi !\u00a0»", draw: "Choix de la pioche", bidding: "Enchère", play: "Temps pour jouer",
   contest: "Contestation", vote: "Vote", judge: "Arbitrage",
 };
 
@@ -37,8 +37,22 @@ function teamName(view, team, names) {
   return `${names[seats[0]]} & ${names[seats[1]]}`;
 }
 
+/** « 0 pli », « 1 point », « 2 plis »: in French, 0 and 1 take the singular. */
+function plural(count, one, many) {
+  return `${count}\u00a0${count > 1 ? many : one}`;
+}
+
 function amountText(amount) {
   return amount === 250 ? "Capot" : String(amount);
+}
+
+/**
+ * The size step of a card's name: a name wraps between its words, never inside one, so a
+ * long word (« Généralisation », « Renversement ») takes a smaller size to fit the card.
+ */
+export function nameSize(name) {
+  const longest = Math.max(0, ...String(name).split(/\s+/).map((w) => w.length));
+  return longest >= 14 ? " longer" : longest >= 11 ? " long" : "";
 }
 
 function card(view, c, opts = {}) {
@@ -49,7 +63,7 @@ function card(view, c, opts = {}) {
     title: c.definition,
   },
   h("span", { class: "pcard-colour", text: colourName(view, c.colour) }),
-  h("span", { class: "pcard-name", text: c.name }),
+  h("span", { class: `pcard-name${nameSize(c.name)}`, text: c.name }),
   h("span", { class: "pcard-meta" }, h("span", { class: "pcard-depth", text: `niveau ${c.depth}` }),
     c.points !== null && c.points !== undefined ? h("span", { class: "pcard-points", text: `${c.points} pts` }) : null));
   node.style.setProperty("--hue", hueOf(view, c.colour));
@@ -129,7 +143,7 @@ function biddingPanel(view, ctx) {
   const b = view.bidding;
   const list = h("ol", { class: "bid-history" });
   for (const entry of b.history) {
-    const text = entry.kind === "pass" ? "passe" : entry.kind === "coinche" ? "« Je coinche ! »" : null;
+    const text = entry.kind === "pass" ? "passe" : entry.kind === "coinche" ? "«\u00a0Je coinche !\u00a0»" : null;
     list.append(h("li", { class: `bid-${entry.kind}` }, h("strong", { text: names[entry.seat] }), " ",
       text ? text : h("span", {}, amountText(entry.amount), " · ", colourChip(view, entry.colours[0]), colourChip(view, entry.colours[1]))));
   }
@@ -180,9 +194,13 @@ function trickArea(view, ctx) {
   const list = h("ol", { class: "trick-plays" });
   for (const p of t.plays) list.append(playRow(view, p, ctx, null));
   if (!t.plays.length) list.append(h("li", { class: "empty", text: `${ctx.names[t.leader]} entame le pli.` }));
-  const info = h("p", { class: "trick-info" }, `Pli ${t.number} / 7 · plis : `,
-    h("strong", { text: `${view.tricks_won[0]} – ${view.tricks_won[1]}` }), ` · points : ${view.deal_points[0]} – ${view.deal_points[1]}`,
-    view.mode === "jury" ? ` · contestations restantes : ${view.contests_left[0]} – ${view.contests_left[1]}` : "");
+  // each team by its names, as in the score box: « 0 – 0 » did not say which was which
+  const teamLine = (team) => h("li", { class: `trick-team${team === view.team ? " mine" : ""}` },
+    h("strong", { text: teamName(view, team, ctx.names) }), " : ",
+    plural(view.tricks_won[team], "pli", "plis"), " · ", plural(view.deal_points[team], "point", "points"),
+    view.mode === "jury" ? ` · ${plural(view.contests_left[team], "contestation restante", "contestations restantes")}` : "");
+  const info = h("div", { class: "trick-info" }, h("p", { text: `Pli ${t.number} sur 7` }),
+    h("ul", { class: "trick-teams" }, teamLine(0), teamLine(1)));
   return h("section", { class: "trick panel-dark" }, h("h3", { text: "Le pli" }), info, list);
 }
 
@@ -243,7 +261,9 @@ function recapPanel(view, ctx) {
       const colour = h("span", { class: "colour-chip", text: p.card.colour_name });
       colour.style.setProperty("--hue", hueOf(view, p.card.colour));
       plays.append(h("li", { class: p.won ? "won" : "" },
-        h("div", { class: "recap-line" }, h("strong", { text: names[p.seat] }), " joue ", colour, h("strong", { text: ` ${p.card.name}` }),
+        h("div", { class: "recap-line" }, h("strong", { text: names[p.seat] }), " joue ", colour,
+          // a colour's own card (depth 1) bears its name: the chip says it once
+          p.card.name === p.card.colour_name ? null : h("strong", { text: ` ${p.card.name}` }),
           ` (niveau ${p.card.depth}${p.card.trump ? ", atout" : ""})`, p.won ? h("span", { class: "won-badge", text: "remporte le pli" }) : null),
         p.argument ? h("blockquote", { class: "argument", text: p.argument }) : null,
         h("p", { class: "recap-status", text: `${p.status_label}${p.judge !== null && p.judge !== undefined ? ` · jugé par ${names[p.judge]}` : ""}${votes ? ` · votes : ${votes}` : ""}` }),
@@ -256,7 +276,10 @@ function recapPanel(view, ctx) {
     h("summary", { text: `Récapitulatif de la manche ${r.deal} : ${r.made ? "contrat réussi" : "contrat chuté"}` }),
     h("p", { class: "recap-summary", text: r.summary }),
     h("p", {}, h("strong", { text: s.title }), ` — ${s.injonction} `, h("em", { text: s.objection })),
-    h("p", { text: `Points de cartes : ${r.points[0]} – ${r.points[1]} · marqués : ${r.deal_scores[0]} – ${r.deal_scores[1]} · total : ${r.totals[0]} – ${r.totals[1]}` }),
+    // each team by its names: « 80 – 76 » did not say which was which
+    h("ul", { class: "recap-teams" }, [0, 1].map((team) => h("li", {},
+      h("strong", { text: teamName(view, team, names) }),
+      ` : ${plural(r.points[team], "point", "points")} de cartes · ${plural(r.deal_scores[team], "point marqué", "points marqués")} · total ${r.totals[team]}`))),
     tricks), `recap-${r.deal}-${view.phase === "over"}`);
 }
 
@@ -298,18 +321,18 @@ function normalise(ctx, view) {
   return { ...ctx, message: { view, status: "replay", log: [], deadline: null, version: -1, full: true } };
 }
 
-const ASKED = {
-  contest: "À vous : contester ?",
-  vote: "À vous de voter !",
-  judge: "À vous d'arbitrer !",
-};
-
-/** The status line's words when the viewer acts: what is asked of them right now. */
+/** The status line's words when the viewer acts, from what they may do right now. */
 export function statusText(view, seat) {
-  if (view.window && ASKED[view.window.kind]) return ASKED[view.window.kind];
-  if (view.phase === "liar") return "Qui a menti en dernier ?";
-  if (view.phase === "bidding") return "À vous d'annoncer !";
-  if (view.phase === "draw" && view.reader === seat) return "À vous de piocher !";
+  const can = new Set((view.legal || []).map((l) => l.action.type));
+  if (can.has("moi") || view.phase === "liar") return "Qui a menti en dernier ?";
+  if (can.has("piocher")) return "À vous de piocher !";
+  if (can.has("contester")) return "À vous : contester ?";
+  if (can.has("voter")) return "À vous de voter !";
+  if (can.has("arbitrer")) return "À vous d'arbitrer !";
+  const b = view.bidding;
+  if (b && b.turn === seat && (can.has("encherir") || can.has("passer"))) return "À vous d'annoncer !";
+  // someone else's bid: the viewer may only say « je coinche »
+  if (can.has("coincher")) return "Vous pouvez coincher !";
   return null;
 }
 
@@ -325,8 +348,8 @@ export function render(board, view, ctx) {
   if (note) root.append(note);
   if (view.phase === "liar") {
     root.append(h("section", { class: "panel-dark liar" },
-      h("p", { class: "big-question", text: "Qui a menti en dernier ? Le premier piocheur est tiré parmi les « moi ! »." }),
-      h("p", { class: "hint", text: view.claims.length ? `Ont dit « moi ! » : ${view.claims.map((s) => ctx.names[s]).join(", ")}` : "Personne pour l'instant." })));
+      h("p", { class: "big-question", text: "Qui a menti en dernier ? Le premier piocheur est tiré parmi les «\u00a0moi !\u00a0»." }),
+      h("p", { class: "hint", text: view.claims.length ? `Ont dit «\u00a0moi !\u00a0» : ${view.claims.map((s) => ctx.names[s]).join(", ")}` : "Personne pour l'instant." })));
   }
   if (view.phase === "draw") root.append(piles(view, ctx, groups));
   const parts = [
@@ -337,7 +360,8 @@ export function render(board, view, ctx) {
     decidesWindow(view, ctx) ? null : windowBanner(view, ctx),
     trickArea(view, ctx),
     lastTrick(view, ctx),
-    view.hand && view.hand.length && view.phase !== "play"
+    // while the viewer bids, their hand is in the dock (on screen): not twice
+    view.hand && view.hand.length && view.phase !== "play" && !bidsNow(view, ctx)
       ? h("section", { class: "hand-preview panel-dark" }, h("h3", { text: "Votre main" }), h("div", { class: "hand" }, view.hand.map((c) => card(view, c))))
       : null,
   ];
@@ -403,6 +427,25 @@ function bidSituation(view, ctx) {
   return [high, turn ? h("p", { class: "hint", text: turn }) : null];
 }
 
+/** The hand, small, in the bidding dock: the player sees their cards while bidding. */
+function dockHand(view) {
+  if (!view.hand || !view.hand.length) return null;
+  const row = h("ul", { class: "dock-hand", "aria-label": "Votre main", tabindex: "0" }, view.hand.map((c) => {
+    const item = h("li", { class: "mini-card", title: c.definition },
+      h("span", { class: "mini-colour", text: colourName(view, c.colour) }),
+      h("span", { class: `mini-name${nameSize(c.name)}`, text: c.name }),
+      h("span", { class: "mini-depth", text: `niveau ${c.depth}` }));
+    item.style.setProperty("--hue", hueOf(view, c.colour));
+    return item;
+  }));
+  return [h("p", { class: "dock-hand-title", text: "Votre main" }), row];
+}
+
+/** Whether the viewer bids or may coinche now: the bidding dock, with their hand, shows. */
+function bidsNow(view, ctx) {
+  return ctx.message.status === "live" && (view.legal || []).some((l) => ["encherir", "passer", "coincher"].includes(l.action.type));
+}
+
 /** A new trick, or the chosen card gone from the hand: no card chosen any more. */
 function syncDraft(view) {
   const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}`;
@@ -425,7 +468,7 @@ function handControls(view, groups, ctx) {
   if (plays.length && draft.card) {
     const chosen = view.hand.find((c) => c.code === draft.card);
     const counter = h("span", { class: "counter" });
-    const area = h("textarea", { name: "argument", rows: "3", placeholder: `Un argument qui illustre « ${chosen.name} » pour convaincre… (${MAX_ARGUMENT} caractères au plus)`, "aria-label": "Votre argument" });
+    const area = h("textarea", { name: "argument", rows: "3", placeholder: `Un argument qui illustre «\u00a0${chosen.name}\u00a0» pour convaincre… (${MAX_ARGUMENT} caractères au plus)`, "aria-label": "Votre argument" });
     area.value = draft.text;
     const sync = () => {
       draft.text = area.value;
@@ -489,7 +532,7 @@ function decisionDock(view, groups, ctx) {
       pressButton({ class: "button primary big", dataset: { action: "moi" } }, () => ctx.act(groups.get("moi")[0].action), "Moi ! C'est moi qui ai menti en dernier"));
   }
   if (groups.has("encherir") || groups.has("passer") || groups.has("coincher")) {
-    return dock("bidding", ctx, DEADLINE_LABELS.bidding, bidSituation(view, ctx), bidControls(view, groups, ctx));
+    return dock("bidding", ctx, DEADLINE_LABELS.bidding, [...bidSituation(view, ctx), ...(dockHand(view) || [])], bidControls(view, groups, ctx));
   }
   if (WINDOW_ACTIONS.some((type) => groups.has(type)) && view.window) {
     return dock("window", ctx, DEADLINE_LABELS[view.window.kind] || "Délai",
@@ -547,6 +590,13 @@ function watchDock(node) {
     if (node) dockWatch.observe(node);
   }
   placeDock();
+}
+
+/** What the page brings into view when the turn comes (table.js): nothing while a decision
+ * sits in the docked panel (it is on screen already), else the hand to play from. */
+export function turnArea() {
+  if (document.querySelector(".parlote-dock")) return null;
+  return document.getElementById("parlote-hand");
 }
 
 export function renderActions(box, legal, ctx) {
