@@ -51,7 +51,11 @@ def test_chouine_sheet_adds_up_and_stays_after_the_match(live_server, players) -
         mine = alice.page.inner_text(".cq-seat.me .cq-points")
         assert mine == f"{rows[1][4]} pts", (mine, rows)
     title = alice.page.inner_text("#result-title")  # written for Alice, winner or not
-    assert title.startswith("Vous avez gagné") or title.endswith("gagne la partie."), title
+    won = ("gagne la partie.", "gagne la manche.", "gagne le match.")  # the word: matchWord
+    assert title.startswith("Vous avez gagné") or title.endswith(won), title
     reason = alice.page.inner_text("#result-reason")
-    assert reason.startswith("Manche gagnée, parties 2–"), reason
+    # no names there, and not « Manche gagnée », which the loser would read as their own win
+    assert reason.startswith("Fin de la manche. Parties gagnées, du premier au dernier : 2–"), (
+        reason
+    )
     assert not alice.errors, alice.errors

@@ -110,7 +110,8 @@ def test_match_ends_after_two_winning_manches() -> None:
     play_last_trick(state)
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
-    assert "manches" in outcome.reason
+    # read by everyone, the loser too: it says the match ended and orders the counts
+    assert outcome.reason == "Fin du match. Manches gagnées, du premier au dernier : 2–1."
 
 
 def test_lavardin_match_in_two_winning_manches_by_default() -> None:
@@ -270,3 +271,36 @@ def test_match_options_the_lengths_of_the_rules_are_accepted(
     state = GAME.new(players, 1, options)
     assert isinstance(state, ChouineState)
     assert (state.parties_per_manche, state.manches_to_win) == (parties, manches_to_win)
+
+
+def test_the_result_line_of_a_manche_says_what_is_counted_and_in_which_order() -> None:
+    """Shown to everyone without names: « Manche gagnée » alone read like the reader's win."""
+    state = three_player_last_trick([1, 0, 1], decided=2)
+    state.total_partie_wins = [1, 0, 1]
+    play_last_trick(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    assert outcome.reason == "Fin de la manche. Parties gagnées, du premier au dernier : 2–1–0."
+
+
+def test_the_journal_names_the_manche_winner_and_each_count() -> None:
+    state = three_player_last_trick([1, 0, 1], decided=2)
+    events = []
+    while state.stage == "play":
+        seat = state.turn
+        events += state.apply(seat, Play(state.view(seat)["hand"][0]))
+    texts = {e.kind: e.render(["Ana", "Bob", "Cléo"]) for e in events}
+    assert texts["manche"] == "Ana gagne la manche. Parties gagnées : Ana 2, Bob 0, Cléo 1."
+    assert texts["match"] == "Ana gagne le match."
+
+
+def test_the_journal_of_a_longer_match_counts_the_manches() -> None:
+    state = last_trick_won_by_seat0(options={"manches": 3})
+    state.manche_wins = [1, 1]
+    state.partie_wins = [1, 1]
+    events = []
+    while state.stage == "play":
+        seat = state.turn
+        events += state.apply(seat, Play(state.view(seat)["hand"][0]))
+    match = [e.render(["Ana", "Bob"]) for e in events if e.kind == "match"]
+    assert match == ["Ana gagne le match. Manches gagnées : Ana 2, Bob 1."]

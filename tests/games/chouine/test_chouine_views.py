@@ -148,3 +148,17 @@ def test_render_text_shows_the_result_between_parties() -> None:
     text = GAME.render_text(view)
     assert "Fin de la partie : l'adversaire 94, vous 36" in text
     assert "l'adversaire : partie gagnée avec 94 points." in text
+
+
+def test_counts_of_points_take_the_french_singular_for_zero_and_one() -> None:
+    from choux.games.chouine.state import points_text, trick_event
+
+    assert [points_text(n) for n in (0, 1, 2, 10)] == [
+        "0 point",
+        "1 point",
+        "2 points",
+        "10 points",
+    ]
+    assert trick_event(0, 0).text == "{p0} : pli remporté (0 point)."
+    assert trick_event(1, 1).text == "{p1} : pli remporté (1 point)."
+    assert trick_event(2, 21).text == "{p2} : pli remporté (21 points)."

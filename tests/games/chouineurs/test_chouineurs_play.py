@@ -158,8 +158,13 @@ def test_crying_when_not_a_crybaby_is_refused() -> None:
     refused(state, 0, Cry(token=True), "pas chouineur")
     refused(state, 2, Cry(turn=hand_codes(state, 2)[0]), "pas chouineur")
     refused(state, 1, Cry(turn=hand_codes(state, 0)[0]), "pas dans votre main")
-    refused(state, 1, Cry(), "retourner une carte ou prendre un jeton")
-    refused(state, 1, Cry(turn=hand_codes(state, 1)[0], token=True), "ou prendre un jeton")
+    refused(state, 1, Cry(), "retourner une carte de votre main ou prendre une carte de la réserve")
+    refused(
+        state,
+        1,
+        Cry(turn=hand_codes(state, 1)[0], token=True),
+        "ou prendre une carte de la réserve",
+    )
 
 
 def test_crybaby_ties_choose_in_play_order() -> None:
@@ -352,3 +357,19 @@ def test_cards_are_identified_by_id_with_both_ends() -> None:
             card["bottom"]["value"],
         ),
     }
+
+
+def test_event_texts_speak_of_the_reserve_and_take_the_french_singular() -> None:
+    from choux.games.chouineurs.state import READY_EVENTS, TOKEN_EVENTS, _score_event
+
+    names = ["Odette", "Marcel", "Anne"]
+    assert READY_EVENTS[0].render(names) == "Odette a fait son choix."
+    token = TOKEN_EVENTS[1].render(names)
+    assert "réserve" in token and "jeton" not in token
+    assert _score_event(2, 2, 2, 8, 1).render(names) == (
+        "Anne : 2 plis, pari Rouge réussi (8) + 1 point de chouineur = 9 points."
+    )
+    assert _score_event(2, 2, 0, 0, 0).render(names) == "Anne : 0 pli, pari Rouge manqué : 0 point."
+    assert _score_event(0, -1, 1, 0, 2).render(names) == (
+        "Odette : 1 pli, sans pari (0) + 2 points de chouineur = 2 points."
+    )

@@ -28,6 +28,8 @@ Distilled rollouts (`rollout_policy` 4, `learned_move`; the registered expert an
 roll out so): a linear scorer of each card (`card_policy.py`) fitted to the search's own
 values of its candidates (expert iteration, `bench/chouine_policy_fit.py`): +2.2 +- 1.8
 points against greedy over 2,000 pairs (docs/perf.md, ninth pass).
+Ties (`_break_tie`): candidates sharing the best value (every world lost or won beyond the
+margin read) get the rollout policy's card, not the first listed (twelfth pass).
 """
 
 from __future__ import annotations

@@ -155,9 +155,14 @@ PLAY_EVENTS: Final = tuple(
 )
 
 
+def points_text(count: int) -> str:
+    """« 0 point », « 1 point », « 12 points »: in French, 0 and 1 take the singular."""
+    return f"{count} point{'s' if count > 1 else ''}"
+
+
 @functools.cache
 def trick_event(winner: Seat, gained: int) -> Event:
-    return Event("trick", f"{{p{winner}}} : pli remporté ({gained} points).", winner)
+    return Event("trick", f"{{p{winner}}} : pli remporté ({points_text(gained)}).", winner)
 
 
 def _of(name: str) -> str:
@@ -177,7 +182,12 @@ def result_text(totals: list[int], winner: int | None, chouine: int | None) -> t
         return CHOUINE, text
     if winner is None:
         return "egalite", "Égalité : la partie est rejouée."
-    return "points", f"{{p{winner}}} : partie gagnée avec {totals[winner]} points."
+    return "points", f"{{p{winner}}} : partie gagnée avec {points_text(totals[winner])}."
+
+
+def _tally(wins: list[int]) -> str:
+    """« {p0} 2, {p1} 0 »: a count per seat, each with its player's name."""
+    return ", ".join(f"{{p{s}}} {w}" for s, w in enumerate(wins))
 
 
 class ChouineState(State):
@@ -744,7 +754,7 @@ class ChouineState(State):
         if kind == CHOUINE:
             text = f"{{p{seat}}} : annonce {_of(name)}{where} !"
         else:
-            text = f"{{p{seat}}} : annonce {_of(name)}{where}, {points} points."
+            text = f"{{p{seat}}} : annonce {_of(name)}{where}, {points_text(points)}."
         data: dict[str, JSON] = {"kind": kind, "cards": codes(cards), "points": points}
         events.append(Event("declare", text, seat, data))
 
@@ -849,12 +859,16 @@ class ChouineState(State):
             return
         self.manche_wins[manche] = self.manche_wins[manche] + 1
         if events is not None:
-            score = "–".join(str(w) for w in self.partie_wins)
-            events.append(Event("manche", f"{{p{manche}}} : manche gagnée ({score}).", manche))
+            score = _tally(self.partie_wins)
+            text = f"{{p{manche}}} gagne la manche. Parties gagnées : {score}."
+            events.append(Event("manche", text, manche))
         if self.manche_wins[manche] >= self.manches_to_win:
             self.stage = OVER  # its Outcome is built when asked for (`outcome`)
             if events is not None:
-                events.append(Event("match", f"{{p{manche}}} : match gagné.", manche))
+                text = f"{{p{manche}}} gagne le match."
+                if self.manches_to_win > 1:
+                    text += f" Manches gagnées : {_tally(self.manche_wins)}."
+                events.append(Event("match", text, manche))
         else:
             self.partie_wins = [0] * n
             self.decided = 0
@@ -896,13 +910,15 @@ class ChouineState(State):
                     rank += 1
             ranked.append(rank)
         ranks = tuple(ranked)
-        # the winner's count first: the reason is read above the ranking, winner on top
+        # the reason is shown to everyone, without names (no placeholders there), above the
+        # ranking: the counts follow it, from the first to the last
         if self.manches_to_win > 1:
             wins = sorted(self.manche_wins, reverse=True)
-            reason = "Match gagné, manches " + "–".join(map(str, wins))
+            reason = "Fin du match. Manches gagnées, du premier au dernier : "
         else:
             wins = sorted(self.total_partie_wins, reverse=True)
-            reason = "Manche gagnée, parties " + "–".join(map(str, wins))
+            reason = "Fin de la manche. Parties gagnées, du premier au dernier : "
+        reason += "–".join(map(str, wins)) + "."
         return Outcome(tuple(self.total_partie_wins), ranks, reason)
 
     def _next_deal(self) -> list[Event]:

@@ -74,7 +74,7 @@ class Cry(Action):
 
     def label(self) -> str:
         if self.token:
-            return "Pleurer pour 1 point (prendre un jeton)"
+            return "Pleurer pour 1 point : prendre une carte de la réserve"
         if self.shows and self.turn:
             turned = other_end(self.turn, self.shows)
             return f"Pleurer sur sa main : retourner {self.shows} (devient {turned})"

@@ -40,7 +40,7 @@ class Chouineurs(Game):
             return {}
         return {
             "paris réussis (%)": 100.0 * sum(1 for r in rows if r[2] > 0) / len(rows),
-            "jetons par manche": sum(r[3] for r in rows) / len(rows),
+            "points de chouineur par manche": sum(r[3] for r in rows) / len(rows),
         }
 
     def render_text(self, view: dict[str, JSON]) -> str:

@@ -158,13 +158,21 @@ PLAY_EVENTS = tuple(
     )
     for s in _SEATS
 )
-READY_EVENTS = tuple(Event("ready", f"Choix fait : {{p{s}}}.", s) for s in _SEATS)
+READY_EVENTS = tuple(Event("ready", f"{{p{s}}} a fait son choix.", s) for s in _SEATS)
 TRICK_EVENTS = tuple(Event("trick", f"Pli pour {{p{s}}}.", s) for s in _SEATS)
-TOKEN_EVENTS = tuple(Event("token", f"Chouinerie : 1 point pour {{p{s}}}.", s) for s in _SEATS)
+TOKEN_EVENTS = tuple(
+    Event(
+        "token",
+        f"{{p{s}}} pleure pour 1 point : une carte de la réserve sous son pari.",
+        s,
+    )
+    for s in _SEATS
+)
 TURN_EVENTS = tuple(
-    Event("turn", f"Chouinerie : une carte retournée dans la main de {{p{s}}}.", s) for s in _SEATS
+    Event("turn", f"{{p{s}}} pleure sur sa main : une carte retournée.", s) for s in _SEATS
 )
 _CRYBABY_EVENTS: dict[tuple[int, ...], Event] = {}
+CRY_CHOICE = "Choisissez : retourner une carte de votre main ou prendre une carte de la réserve."
 
 
 def _crybaby_event(seats: tuple[int, ...]) -> Event:
@@ -466,7 +474,9 @@ class ChouineursState(State):
     def _refuse_out_of_turn(self, seat: Seat | None, reason: str) -> None:
         """Raise the right refusal for a move made out of its phase or turn."""
         if self.phase == CHOOSING:
-            raise WindowClosed("Attendez que chacun ait choisi orientation et pari.")
+            raise WindowClosed(
+                "Attendez que chacun ait choisi l'orientation de sa main et son pari."
+            )
         if self.phase == OVER:
             raise WindowClosed("La partie est terminée.")
         if seat is not None and seat in self._actors:
@@ -521,14 +531,14 @@ class ChouineursState(State):
         assert seat is not None
         if action.token:
             if action.turn is not None:
-                raise MalformedAction("Choisissez : retourner une carte ou prendre un jeton.")
+                raise MalformedAction(CRY_CHOICE)
             if not self.reserve:
                 raise IllegalAction("La réserve est vide : vous devez retourner une carte.")
             self.token_cards[seat].append(self.reserve.pop())
             events = [TOKEN_EVENTS[seat]]
         else:
             if action.turn is None:
-                raise MalformedAction("Choisissez : retourner une carte ou prendre un jeton.")
+                raise MalformedAction(CRY_CHOICE)
             hand = self.hands[seat]
             face = CODE_TO_CARD.get(action.turn, -1) * 2
             if face in hand:
@@ -578,8 +588,8 @@ class ChouineursState(State):
         events.append(
             Event(
                 "round",
-                f"Manche {self.round} : à {{p{self.round_leader}}} d'entamer. Choisissez "
-                "orientation et pari.",
+                f"Manche {self.round} : à {{p{self.round_leader}}} d'entamer. Chacun choisit "
+                "l'orientation de sa main et son pari.",
                 self.round_leader,
             )
         )
@@ -820,7 +830,8 @@ class ChouineursState(State):
 
 
 def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> Event:
-    """« Anne : 2 plis, pari Rouge réussi (8) + 2 jetons = 10 points. »"""
+    """« Anne : 2 plis, pari Rouge réussi (8) + 2 points de chouineur = 10 points. »
+    (without a crybaby's point: « Anne : 2 plis, pari Rouge réussi : 8 points. »)"""
     plural = "s" if tricks > 1 else ""
     if bet < 0:
         told = "sans pari (0)"
@@ -829,10 +840,15 @@ def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> 
     else:
         told = f"pari {BET_TITLES[bet]} manqué (0)"
     total = points + tokens * TOKEN_POINTS
+    if tokens:
+        cried = f" + {tokens} point{'s' if tokens > 1 else ''} de chouineur ="
+    else:
+        told = told.rsplit(" (", 1)[0]  # « pari Rouge réussi : 8 points », not « (8) = 8 »
+        cried = " :"
     return Event(
         "score",
-        f"{{p{seat}}} : {tricks} pli{plural}, {told} + {tokens} jeton{'s' if tokens > 1 else ''}"
-        f" = {total} point{'s' if total > 1 else ''}.",
+        f"{{p{seat}}} : {tricks} pli{plural}, {told}{cried} {total} point"
+        f"{'s' if total > 1 else ''}.",
         seat,
         {"tricks": tricks, "bet_points": points, "tokens": tokens, "total": total},
     )

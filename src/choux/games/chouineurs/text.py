@@ -16,6 +16,16 @@ def _end(end: dict[str, Any]) -> str:
     return f"{end['value']} {end['colour']}"
 
 
+def _count(count: int, word: str) -> str:
+    """« 0 carte », « 1 carte », « 2 cartes »: 0 and 1 take the singular in French."""
+    return f"{count} {word}{'s' if count > 1 else ''}"
+
+
+def _title(bet: str | None) -> str:
+    """A bet card's name as the table writes it: « Vert »; « aucun » without a bet."""
+    return bet.capitalize() if bet else "aucun"
+
+
 def _seat(view: dict[str, Any], seat: int | None) -> str:
     if seat is None:
         return "?"
@@ -28,25 +38,27 @@ def render(view: dict[str, Any]) -> str:
         f"Chouineurs — manche {view['round']}/{view['rounds']}, pli {view['trick_number']}/7 "
         f"— {PHASES.get(view['phase'], view['phase'])}"
     ]
-    lines.append(f"Réserve : {view['reserve']} carte(s)")
+    lines.append(f"Réserve : {_count(view['reserve'], 'carte')}")
     for seat in range(view["players"]):
         bet = view["bets"][seat]
         orientation = view["orientations"][seat]
         if view["revealed"]:
-            told = f"pari {bet or 'aucun'} ({orientation})"
+            told = f"pari {_title(bet)} ({orientation})"
         else:
             told = "a choisi" if view["ready"][seat] else "réfléchit"
         tricks = view["tricks_won"][seat]
         lines.append(
             f"  {_seat(view, seat):9} {view['scores'][seat]:3} pts · {tricks} pli"
-            f"{'s' if tricks > 1 else ''} · {view['tokens'][seat]} jeton(s) · "
-            f"{view['hand_counts'][seat]} carte(s) · {told}"
+            f"{'s' if tricks > 1 else ''} · {_count(view['tokens'][seat], 'point')} de chouineur · "
+            f"{_count(view['hand_counts'][seat], 'carte')} · {told}"
         )
-        left = ", ".join(view["bets_left"][seat]) or "aucun"
+        left = ", ".join(_title(b) for b in view["bets_left"][seat]) or "aucun"
         lines.append(f"{'':16}paris restants : {left}")
     choice = view.get("my_choice")
     if choice:
-        lines.append(f"Votre choix secret : main {choice['orientation']}, pari {choice['bet']}")
+        lines.append(
+            f"Votre choix secret : main {choice['orientation']}, pari {_title(choice['bet'])}"
+        )
     last = view.get("last_trick")
     if last:
         cards = ", ".join(f"{_seat(view, c['seat'])} {_end(c['end'])}" for c in last["cards"])

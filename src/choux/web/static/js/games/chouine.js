@@ -61,7 +61,7 @@ function roundText(view) {
 }
 
 function talonEl(view) {
-  const box = h("div", { class: "cq-talon", "aria-label": `Talon : ${view.talon} cartes` });
+  const box = h("div", { class: "cq-talon", "aria-label": `Talon : ${view.talon} carte${view.talon > 1 ? "s" : ""}` });
   if (view.turned_up) box.append(cardEl(view.turned_up, { extraClass: "turned" }));
   if (view.talon > (view.turned_up ? 1 : 0)) {
     box.append(h("div", { class: "cq-stack" }, backEl(), h("span", { class: "cq-count", text: String(view.talon) })));
@@ -192,4 +192,15 @@ export function renderActions(box, legal, ctx) {
 
 export function scoreLabel(score) {
   return `${score} partie${score > 1 ? "s" : ""} gagnée${score > 1 ? "s" : ""}`;
+}
+
+/** What the match's winner has won, for the end headline (« X gagne la manche »): a partie
+ * is one deal, a manche a set of parties, the match one manche or several. */
+export function matchWord(view) {
+  return view && Number(view.manches_to_win) > 1 ? "le match" : "la manche";
+}
+
+/** What the clock counts down to when nobody has to act: between two parties, the next deal. */
+export function pauseLabel(view) {
+  return view && view.stage === "between" ? "Donne suivante" : "Suite";
 }

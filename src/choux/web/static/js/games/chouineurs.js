@@ -1,11 +1,48 @@
 // Chouineurs: double-ended cards, the hidden orientation and bet, crybabies, the score sheet.
 import { h } from "../dom.js";
+import { useStylesheet } from "../widgets.js";
+
+useStylesheet("/static/css/games/chouineurs.css");
 
 const CHARACTERS = { noir: "Dragon", jaune: "Magicien", bleu: "Reine", rouge: "Roi" };
-const PHASES = { choix: "Choix secrets : sens de la main et pari", jeu: "Les plis", chouine: "On pleure !", fin: "Partie terminée" };
+const PHASES = { choix: "Choix secrets : orientation de la main et pari", jeu: "Les plis", chouine: "On pleure !", fin: "Partie terminée" };
 let showLast = false;
 let draft = { orientation: "endroit", bet: undefined };
 let draftRound = null;
+
+// « 0 point », « 1 point », « 2 points »: in French 0 and 1 take the singular
+function count(n, word) {
+  return `${n} ${word}${n > 1 ? "s" : ""}`;
+}
+
+function betTitle(view, name) {
+  const card = (view.bet_cards || []).find((b) => b.name === name);
+  return card ? card.title : name;
+}
+
+function hasLegal(view, type) {
+  return (view.legal || []).some((item) => item.action.type === type);
+}
+
+/** What the page brings into view when the turn comes (table.js): the secret choice while it
+ * is asked (it sits above the hand), else the hand and the buttons under the board. */
+export function turnArea(board, actions) {
+  const chooser = board.querySelector(".cx-chooser");
+  if (chooser) return chooser;
+  return [board.querySelector(".cx-seat.me .cx-hand"), actions && actions.childElementCount ? actions : null];
+}
+
+/** The status line's words when the viewer acts: what is asked of them right now. */
+export function statusText(view, seat) {
+  if (view.phase === "choix" && hasLegal(view, "prepare")) return "À vous de choisir l'orientation de votre main et votre pari !";
+  if (view.phase === "chouine" && view.crybaby && view.crybaby.seat === seat) {
+    return view.reserve > 0
+      ? "Vous chouinez : retournez une carte de votre main ou prenez 1 point !"
+      : "Vous chouinez : retournez une carte de votre main !";
+  }
+  if (view.phase === "jeu" && view.turn === seat) return view.trick.length ? "À vous de jouer une carte !" : "À vous d'entamer le pli !";
+  return null;
+}
 
 function endEl(end, cls) {
   return h("span", { class: `cx-end ${cls} cx-${end.colour}` },
@@ -38,25 +75,28 @@ function betChip(view, name, { big = false } = {}) {
     h("b", { text: card.title }), big ? h("small", { text: card.description }) : null);
 }
 
-function seatEl(view, seat, ctx) {
+function seatEl(view, seat, ctx, { brief = false } = {}) {
   const me = seat === view.seat;
   const acting = (view.actors || []).includes(seat);
   const box = h("div", { class: `cx-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } });
   box.append(h("div", { class: "cx-seat-head" },
     h("span", { class: "cx-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
     h("span", { class: "cx-score", text: `${view.scores[seat]} pts` })));
+  if (brief) return box;  // the viewer's own box while the choice is asked: the choice first
   const line = h("div", { class: "cx-seat-line" });
   if (view.revealed) {
     line.append(betChip(view, view.bets[seat]));
     line.append(h("span", { class: "cx-orient", text: view.orientations[seat] === "envers" ? "main retournée" : "main à l'endroit" }));
   } else if (view.phase === "choix") {
-    line.append(h("span", { class: `cx-ready${view.ready[seat] ? " yes" : ""}`, text: view.ready[seat] ? "a choisi" : "réfléchit…" }));
+    const words = me ? ["choix fait", "à vous de choisir"] : ["a choisi", "réfléchit…"];
+    line.append(h("span", { class: `cx-ready${view.ready[seat] ? " yes" : ""}`, text: view.ready[seat] ? words[0] : words[1] }));
   }
   box.append(line);
   box.append(h("div", { class: "cx-seat-stats" },
-    h("span", { text: `${view.tricks_won[seat]} pli${view.tricks_won[seat] > 1 ? "s" : ""}` }),
-    h("span", { class: "cx-tokens", title: "jetons", text: view.tokens[seat] ? `${"●".repeat(view.tokens[seat])} jeton${view.tokens[seat] > 1 ? "s" : ""}` : "" }),
-    h("span", { text: `${view.hand_counts[seat]} carte${view.hand_counts[seat] > 1 ? "s" : ""}` })));
+    h("span", { text: count(view.tricks_won[seat], "pli") }),
+    view.tokens[seat] ? h("span", { class: "cx-tokens", title: "cartes de la réserve glissées sous la carte de pari : 1 point chacune",
+      text: `+${count(view.tokens[seat], "point")} de chouineur` }) : null,
+    h("span", { text: count(view.hand_counts[seat], "carte") })));
   return box;
 }
 
@@ -70,7 +110,7 @@ function chooser(view, ctx, box) {
   }
   if (!bets.includes(draft.bet)) draft.bet = bets.length === 1 ? bets[0] : undefined;
   const panel = h("section", { class: "cx-chooser" }, h("h3", { text: "Votre choix secret" }));
-  const orient = h("div", { class: "cx-orient-choice", role: "group", "aria-label": "Sens de la main" });
+  const orient = h("div", { class: "cx-orient-choice", role: "group", "aria-label": "Orientation de la main" });
   for (const [value, label] of [["endroit", "Main à l'endroit"], ["envers", "Main retournée"]]) {
     orient.append(h("button", { type: "button", class: `chip${draft.orientation === value ? " active" : ""}`, "aria-pressed": String(draft.orientation === value), text: label, dataset: { orientation: value },
       onclick: () => { draft.orientation = value; ctx.redraw(); } }));
@@ -99,7 +139,8 @@ function sheetEl(view, ctx) {
     const row = h("tr", {}, h("th", { text: String(entry.round) }));
     entry.rows.forEach((r) => {
       row.append(h("td", { class: r.hit ? "hit" : "" },
-        h("span", { class: "cx-sheet-bet", text: r.bet ? `${r.bet} · ${r.tricks} pli${r.tricks > 1 ? "s" : ""}` : `${r.tricks} pli${r.tricks > 1 ? "s" : ""}` }),
+        // no break inside a name, a count or a sum: « Orange · » / « 0 pli » at most
+        h("span", { class: "cx-sheet-bet", text: r.bet ? `${betTitle(view, r.bet)}\u00a0· ${count(r.tricks, "pli").replace(" ", "\u00a0")}` : count(r.tricks, "pli") }),
         h("span", { class: "cx-sheet-pts", text: `${r.bet_points}${r.tokens ? ` + ${r.tokens}` : ""} = ${r.total}` })));
     });
     body.append(row);
@@ -117,7 +158,8 @@ export function render(board, view, ctx) {
     h("span", { class: "cx-round" }, "Manche ", h("b", { text: `${view.round}/${view.rounds}` })),
     view.phase === "jeu" || view.phase === "chouine" ? h("span", { text: `pli ${view.trick_number}/7` }) : null,
     h("span", { class: "cx-phase", text: PHASES[view.phase] || view.phase }),
-    h("span", { class: "cx-reserve", title: "jetons de chouinerie encore dans la réserve", text: `jetons en réserve : ${view.reserve}` })));
+    h("span", { class: "cx-reserve", title: "cartes face cachée : un chouineur qui pleure pour 1 point prend celle du dessus",
+      text: `réserve : ${count(view.reserve, "carte")}` })));
 
   const seats = h("div", { class: "cx-seats" });
   for (let seat = 0; seat < view.players; seat += 1) if (seat !== view.seat) seats.append(seatEl(view, seat, ctx));
@@ -151,14 +193,14 @@ export function render(board, view, ctx) {
     text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli", onclick: () => { showLast = !showLast; ctx.redraw(); } })));
 
   if (view.seat !== null && view.seat !== undefined) {
-    const mine = seatEl(view, view.seat, ctx);
+    const choosing = view.phase === "choix" && hasLegal(view, "prepare");
+    const mine = seatEl(view, view.seat, ctx, { brief: choosing });
     const plays = new Map();
     const turns = new Map();
     for (const item of view.legal || []) {
       if (item.action.type === "play") plays.set(item.action.card, item.action);
       if (item.action.type === "cry" && item.action.turn) turns.set(item.action.turn, item.action);
     }
-    const choosing = view.phase === "choix" && (view.legal || []).length > 0;
     const flipped = choosing ? draft.orientation === "envers" : false;
     const hand = h("div", { class: "cx-hand", role: "group", "aria-label": "Votre main" });
     for (const card of view.hand) {
@@ -174,15 +216,24 @@ export function render(board, view, ctx) {
       }
       hand.append(el);
     }
-    if (turns.size) mine.append(h("p", { class: "cx-hint", text: "Touchez une carte pour la retourner, ou prenez un jeton." }));
+    if (turns.size) {
+      mine.append(h("p", { class: "cx-hint", text: view.reserve > 0
+        ? "Touchez une carte pour la retourner, ou prenez une carte de la réserve (1 point)."
+        : "La réserve est vide : touchez une carte pour la retourner." }));
+    }
+    // the choice asked of the viewer comes first, above the hand it turns, and the whole box
+    // right under the round's line: seen without scrolling, on a phone too
+    const choice = choosing ? chooser(view, ctx) : null;
+    if (choice) mine.append(choice);
     mine.append(hand);
     if (view.my_choice && !view.revealed) {
       mine.append(h("p", { class: "cx-mychoice" }, "Votre choix : ",
         h("b", { text: view.my_choice.orientation === "envers" ? "main retournée" : "main à l'endroit" }), " · ", betChip(view, view.my_choice.bet)));
     }
-    const choice = chooser(view, ctx);
-    if (choice) mine.append(choice);
-    wrap.append(mine);
+    if (choice) {
+      mine.classList.add("choosing");
+      wrap.insertBefore(mine, seats);
+    } else wrap.append(mine);
   }
   const sheet = sheetEl(view, ctx);
   if (sheet) wrap.append(sheet);
