@@ -23,7 +23,7 @@ def create_table(
     for key, value in (options or {}).items():
         page.select_option(f"select[name=opt_{key}]", value)
     page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#invite-link")
+    page.wait_for_selector("#invite-link", state="attached")  # folded under « Inviter » once live
     return str(page.input_value("#invite-link"))
 
 

@@ -58,7 +58,7 @@ def create_correspondence_table(page: Any, base: str) -> str:
     page.select_option("select[name=correspondance]", "86400")
     page.select_option("select[name=echeance]", "bot")
     page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#invite-link")
+    page.wait_for_selector("#invite-link", state="attached")  # folded under « Inviter » once live
     return str(page.input_value("#invite-link"))
 
 

@@ -161,6 +161,20 @@ def test_rules_page_is_a_deck_of_cards_with_a_text_switch(sqlite_url: str, name:
     assert len(page["sections"]) == 4
 
 
+@pytest.mark.parametrize("name", list(games.MODULES))
+def test_rules_page_invites_to_play_in_correct_french(sqlite_url: str, name: str) -> None:
+    # « Jouer à » + a title would read « Jouer à La Chouine », « Jouer à Cul de Chouette »:
+    # each game says its own sentence, with its article
+    page = rules_page(name)
+    assert page is not None and page["play_label"].startswith("Jouer ")
+    with client(sqlite_url) as c:
+        text = c.get(f"/regles/{name}").text
+    assert f">{page['play_label']}</a>" in text
+    assert (
+        "Jouer à La " not in text and "Jouer à Cul" not in text and "Jouer à Chouineurs" not in text
+    )
+
+
 def test_rules_page_found_when_a_compiled_build_leads_the_package_path(tmp_path: Path) -> None:
     """choux.engine.native puts the build folder (no page.toml there) first in __path__,
     in place (the list is also the package spec's search locations)."""

@@ -81,6 +81,8 @@ def _parse_page(name: str, path: Path, _mtime: int) -> dict[str, Any] | None:
     return {
         "title": str(data.get("title", name)),
         "tagline": str(data.get("tagline", "")),
+        # the button's sentence: French needs the game's article (« à la », « au », « aux »)
+        "play_label": str(data.get("play_label", "")),
         "sections": sections,
     }
 

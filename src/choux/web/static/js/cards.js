@@ -40,6 +40,5 @@ export function backEl({ small = false, extraClass = "" } = {}) {
   return h("div", { class: `card back${small ? " small" : ""}${extraClass ? ` ${extraClass}` : ""}`, "aria-hidden": "true" });
 }
 
-export function fill(text, names) {
-  return String(text).replace(/\{p(\d+)\}/g, (_, seat) => names[Number(seat)] ?? `Place ${Number(seat) + 1}`);
-}
+/** The engine's {pN} placeholders filled with names: one helper for every game (widgets.js). */
+export { withNames as fill } from "./widgets.js";

@@ -123,7 +123,13 @@ export class Cues {
   // After: the sound of what changed, and the cards' motion.
   afterDraw(before, now) {
     if (!before || now.version === before.version && now.status === before.status) return;
-    const actors = (m) => (m.view && m.view.actors) || [];
+    // the seats the game waits for (a renderer's `waitingOn`, else its actors): in Cul de
+    // Chouette everyone may shout or press −10 at any time, which is nobody's turn
+    const actors = (m) => {
+      if (!m.view) return [];
+      const waiting = typeof this.waitingOn === "function" ? this.waitingOn(m.view) : m.view.actors;
+      return Array.isArray(waiting) ? waiting : [];
+    };
     const mine = (m) => this.seat !== null && m.status === "live" && actors(m).includes(this.seat);
     if (mine(now) && !mine(before)) this.play("turn");
     else if (DICE_GAMES.has(this.game) && now.deadline !== null && before.deadline === null) this.play("race");

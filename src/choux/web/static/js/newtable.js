@@ -29,6 +29,47 @@ function update() {
   }
 }
 
-players?.addEventListener("change", update);
-form?.addEventListener("change", update);
-update();
+// Correspondence: the help says what the chosen time means; the timeout rule only matters
+// with a time per move (hidden otherwise, still sent with its default).
+function updateCorrespondence() {
+  const time = document.getElementById("correspondence-time");
+  const hint = document.getElementById("correspondence-hint");
+  if (!time || !hint) return;
+  const days = time.value !== "";
+  hint.textContent = days ? hint.dataset.days : hint.dataset.live;
+  const timeout = document.getElementById("correspondence-timeout");
+  if (timeout) timeout.hidden = !days;
+}
+
+// A long choice (« 3 parties (deux gagnantes à deux joueurs…) ») is cut in a narrow closed
+// <select>: its full words are repeated under it while they do not fit.
+const ruler = document.createElement("canvas").getContext("2d");
+function echoLongChoices() {
+  for (const select of form?.querySelectorAll("select") || []) {
+    const label = select.selectedOptions[0]?.textContent.trim() || "";
+    const style = getComputedStyle(select);
+    ruler.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;  // the arrow
+    let echo = select.parentElement.querySelector(":scope > .choice-echo");
+    const cut = select.clientWidth > 0 && ruler.measureText(label).width > room;
+    if (!cut) { echo?.remove(); continue; }
+    if (!echo) {
+      echo = document.createElement("span");
+      echo.className = "choice-echo";
+      echo.setAttribute("aria-hidden", "true");  // the select already says it
+      select.after(echo);
+    }
+    echo.textContent = label;
+  }
+}
+
+function refresh() {
+  update();
+  updateCorrespondence();
+  echoLongChoices();
+}
+
+players?.addEventListener("change", refresh);
+form?.addEventListener("change", refresh);
+addEventListener("resize", echoLongChoices);
+refresh();

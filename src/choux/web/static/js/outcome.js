@@ -8,6 +8,16 @@ export function joinNames(list) {
   return `${list.slice(0, -1).join(", ")} et ${list[list.length - 1]}`;
 }
 
+/**
+ * What the winner of this table won, for the headline: the renderer's hook
+ * `matchWord(view, result)` when it has one and it answers (« la manche », « le match »),
+ * else « la partie ».
+ */
+export function matchWord(renderer, view, result) {
+  const word = typeof renderer?.matchWord === "function" ? renderer.matchWord(view, result) : null;
+  return typeof word === "string" && word.trim() ? word.trim() : "la partie";
+}
+
 /** The seats ranked first; a referee (Parlote's fifth seat) neither wins nor loses. */
 export function winnersOf(result, arbiter) {
   return result.ranks.map((rank, seat) => ({ rank, seat }))
@@ -15,8 +25,12 @@ export function winnersOf(result, arbiter) {
     .map(({ seat }) => seat);
 }
 
-/** The headline of the result panel, for the viewer at `seat` (null: a spectator). */
-export function headline(result, seat, names, arbiter) {
+/**
+ * The headline of the result panel, for the viewer at `seat` (null: a spectator). `what` is
+ * what was won, with its article: « la partie » unless the game's renderer says otherwise
+ * (`matchWord`, below): a Chouine table plays a manche or a match of several parties.
+ */
+export function headline(result, seat, names, arbiter, what = "la partie") {
   const winners = winnersOf(result, arbiter);
   if (!winners.length) return "Partie terminée";
   if (seat !== null && winners.includes(seat)) {
@@ -24,7 +38,7 @@ export function headline(result, seat, names, arbiter) {
     return others.length ? `Vous avez gagné, avec ${joinNames(others)}\u00a0!` : "Vous avez gagné\u00a0!";
   }
   const who = joinNames(winners.map((s) => names[s]));
-  return `${who} ${winners.length > 1 ? "gagnent" : "gagne"} la partie.`;
+  return `${who} ${winners.length > 1 ? "gagnent" : "gagne"} ${what}.`;
 }
 
 /** Under the headline: where the viewer finished (nothing for winners and spectators).

@@ -13,6 +13,7 @@ try {
 const slider = document.getElementById("slider");
 slider.max = String(data.steps.length - 1);
 let index = 0;
+const bots = new Set(data.bots || []);  // the seats held by robots, when the page sends them
 
 function show(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));
@@ -20,20 +21,25 @@ function show(i) {
   const step = data.steps[index];
   const who = step.seat === null || step.seat === undefined ? "" : `${data.names[step.seat]} : `;
   document.getElementById("step-label").textContent =
-    `Coup ${index} / ${data.steps.length - 1}${index ? ` · ${who}${step.label}` : ""}`;
+    index ? `Coup ${index} / ${data.steps.length - 1} · ${who}${step.label}` : `Début de la partie · ${data.steps.length - 1} coups`;
   const seats = clear(document.getElementById("seats"));
   const actors = new Set(step.view.actors || []);
   data.names.forEach((name, seat) => {
     const score = step.view.scores ? step.view.scores[seat] : undefined;
     seats.append(h("li", { class: `seat-chip${actors.has(seat) ? " acting" : ""}` },
       h("span", { class: "seat-name", text: name }),
-      score !== undefined ? h("span", { class: "seat-score", text: String(score) }) : null));
+      score !== undefined ? h("span", { class: "seat-score", text: String(score) }) : null,
+      bots.has(seat) ? h("span", { class: "seat-tag", text: "robot" }) : null));
   });
   const board = clear(document.getElementById("board"));
   const ctx = { seat: null, names: data.names, act: () => {}, pending: () => true, replay: true, h, clear, redraw: () => show(index) };
   (renderer.render || generic.render)(board, step.view, ctx);
   const log = clear(document.getElementById("log"));
   for (const line of step.log) log.append(h("li", { text: line }));
+  if (!step.log.length) {
+    const text = index === 0 ? "Début de la partie : avancez d'un coup pour la voir se jouer." : "Rien à signaler à ce coup.";
+    log.append(h("li", { class: "replay-empty", text }));
+  }
 }
 
 document.getElementById("first").addEventListener("click", () => show(0));

@@ -6,7 +6,7 @@ import { pushSwitch } from "./push.js";
 import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
 import * as generic from "./games/generic.js";
-import { headline, placeLine } from "./outcome.js";
+import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
 import { announce, announceTurn } from "./announce.js";
 
 const root = document.getElementById("table");
@@ -29,6 +29,7 @@ try {
 let current = JSON.parse(document.getElementById("initial-state").textContent);
 let announcedTo = current.log_to;
 const cues = new Cues(root.dataset.game, mySeat);
+cues.waitingOn = (view) => waitingOn(view);  // « your turn » chimes only when the game waits for you
 const chatBox = document.getElementById("chat");
 let chat = null;
 const channel = new SeatChannel(tableSocketUrl(code), {
@@ -52,12 +53,20 @@ const channel = new SeatChannel(tableSocketUrl(code), {
 });
 chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)) : null;
 
+// A refused move or a short news: a toast pinned to the screen (the page may be scrolled far
+// from the board), read out by its role="alert", gone after a few seconds or at a tap.
 function showNotice(text) {
-  notice.textContent = text;
-  notice.hidden = !text;
+  clearTimeout(showNotice.fade);
   clearTimeout(showNotice.timer);
-  if (text) showNotice.timer = setTimeout(() => { notice.hidden = true; }, 6000);
+  notice.textContent = text;
+  notice.classList.remove("fading");
+  notice.hidden = !text;
+  if (!text) return;
+  const shown = Math.min(9000, 4000 + text.length * 40);  // long reasons stay longer
+  showNotice.fade = setTimeout(() => notice.classList.add("fading"), shown);
+  showNotice.timer = setTimeout(() => showNotice(""), shown + 400);
 }
+notice.addEventListener("click", () => showNotice(""));
 
 function act(action) {
   if (channel.busy) return;
@@ -69,9 +78,19 @@ function names() {
   return current.seats.map((s) => s.name);
 }
 
+/**
+ * The seats the game waits for, whose decision moves it on: the renderer's hook
+ * `waitingOn(view)` (an array of seat numbers) when it has one, else `view.actors`. In Cul de
+ * Chouette every seat may call a bévue or shout, yet the game waits for one player only.
+ */
+function waitingOn(view) {
+  const seats = typeof renderer.waitingOn === "function" ? renderer.waitingOn(view) : view.actors;
+  return Array.isArray(seats) ? seats : [];
+}
+
 function drawSeats() {
   clear(seatsBox);
-  const actors = new Set(current.view.actors || []);
+  const actors = new Set(waitingOn(current.view));
   const scores = current.view.scores || null;
   for (const s of current.seats) {
     const classes = ["seat-chip"];
@@ -92,10 +111,18 @@ function drawSeats() {
   }
 }
 
+// on a phone the names make one row that scrolls sideways: reachable by keyboard when it does
+function seatsScrollable() {
+  if (seatsBox.scrollWidth > seatsBox.clientWidth + 1) seatsBox.setAttribute("tabindex", "0");
+  else seatsBox.removeAttribute("tabindex");
+}
+addEventListener("resize", seatsScrollable);
+
 function drawLog() {
   clear(logBox);
-  const shown = channel.logLines.slice(-80);
-  for (const line of shown) logBox.append(h("li", { text: line.text }));
+  // the game's journal from its start (the box scrolls; the server sends it all on a full
+  // message), bounded so that a game of thousands of turns stays quick to redraw
+  for (const line of channel.logLines.slice(-1500)) logBox.append(h("li", { text: line.text }));
   logBox.scrollTop = logBox.scrollHeight;
 }
 
@@ -110,7 +137,7 @@ function drawResult() {
   if (!result) return;
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
   const arbiter = current.view.arbiter;
-  const title = headline(result, mySeat, names(), arbiter);
+  const title = headline(result, mySeat, names(), arbiter, matchWord(renderer, current.view, result));
   if (appearing) announce([title]);
   document.getElementById("result-title").textContent = title;
   document.getElementById("result-place").textContent = placeLine(result, mySeat, arbiter, current.view.teams);
@@ -140,27 +167,34 @@ function drawResult() {
 function statusLine() {
   const line = document.getElementById("status-line");
   const view = current.view;
-  const actors = view.actors || [];
+  const live = current.status === "live";
+  const waiting = waitingOn(view);
+  const acting = view.actors || [];
+  const myTurn = mySeat !== null && live && waiting.includes(mySeat);
   let text;
   if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   else if (current.status === "over") text = "Partie terminée.";
-  else if (mySeat !== null && actors.includes(mySeat)) {
+  else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
     text = (renderer.statusText && renderer.statusText(view, mySeat))
       || (mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !");
   }
-  else if (actors.length) text = `À ${actors.map((s) => names()[s]).join(", ")} de jouer.`;
+  else if (waiting.length) text = `À ${joinNames(waiting.map((s) => names()[s]))} de jouer.`;
+  else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
   else text = "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = text;
   clearInterval(statusLine.timer);
   const left = current.deadline ?? current.move_clock;
-  if (left !== null && left !== undefined && current.status === "live") {
+  if (left !== null && left !== undefined && live) {
+    // nobody is asked anything: the clock runs until the game goes on by itself (next deal)
+    const pause = !acting.length && !waiting.length;
     const ends = Date.now() + left * 1000;
     // a CSS-drawn clock: the ⏱ emoji has no glyph without an emoji font (an empty box)
     const figure = h("span", { class: "countdown-figure" });
-    const clock = h("span", { class: "countdown" }, h("span", { class: "clock-icon", "aria-hidden": "true" }), h("span", { class: "sr-only", text: "temps restant : " }), figure);
-    line.append(" ", clock);
+    const clock = h("span", { class: "countdown" }, h("span", { class: "clock-icon", "aria-hidden": "true" }),
+      pause ? null : h("span", { class: "sr-only", text: "temps restant : " }), figure);
+    line.append(text.trim() ? " " : "", pause ? h("span", { class: "pause-label", text: `${pauseLabel(view)} dans` }) : "", " ", clock);
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
       figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
@@ -169,10 +203,17 @@ function statusLine() {
     tick();
     statusLine.timer = setInterval(tick, 250);
   }
-  const myTurn = mySeat !== null && actors.includes(mySeat) && current.status === "live";
   root.classList.toggle("my-turn", myTurn);
   announceTurn(myTurn, text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
+  return myTurn;
+}
+
+/** What the clock counts down to when nobody has to act: the renderer's hook
+ * `pauseLabel(view)` (« Donne suivante »), else « Suite ». */
+function pauseLabel(view) {
+  const label = typeof renderer.pauseLabel === "function" ? renderer.pauseLabel(view) : null;
+  return typeof label === "string" && label.trim() ? label.trim() : "Suite";
 }
 
 // a correspondence table's move time: « 2 j 5 h », « 11 h 59 min »
@@ -182,10 +223,71 @@ function longDelay(seconds) {
   return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
+// ------------------------------------------------------------------ the turn in view
+// When the turn comes to this seat, a phone may have the hand below the fold: the page scrolls
+// just enough to show it, once per turn, and not while the player is scrolling or typing.
+let userScrolledAt = 0;
+const SCROLL_KEYS = new Set(["PageDown", "PageUp", "ArrowDown", "ArrowUp", "Home", "End", " "]);
+for (const type of ["wheel", "touchmove"]) addEventListener(type, () => { userScrolledAt = Date.now(); }, { passive: true });
+addEventListener("keydown", (event) => { if (SCROLL_KEYS.has(event.key)) userScrolledAt = Date.now(); });
+let turnShown = false;
+
+/** The nodes a player acts with: the renderer's hook `turnArea(board, actions)` (a node, a
+ * list of nodes, or none when its decisions sit in a docked panel), else the hand and the
+ * action buttons when there are some. */
+function turnArea() {
+  if (typeof renderer.turnArea === "function") return [renderer.turnArea(board, actionsBox)].flat().filter(Boolean);
+  const area = board.querySelector("[data-turn-area], .cq-hand, .cx-hand");
+  return [area, actionsBox.childElementCount ? actionsBox : null].filter(Boolean);
+}
+
+function bringTurnIntoView(myTurn) {
+  const fresh = myTurn && !turnShown;
+  turnShown = myTurn;
+  if (!fresh || document.getElementById("lesson") || Date.now() - userScrolledAt < 2500) return;
+  if (document.activeElement?.matches("input, textarea, select")) return;  // typing in the chat
+  const rects = turnArea().filter((node) => getComputedStyle(node).position !== "fixed")  // a dock is in view
+    .map((node) => node.getBoundingClientRect()).filter((r) => r.height > 0);
+  if (!rects.length) return;
+  const top = Math.min(...rects.map((r) => r.top));
+  const bottom = Math.max(...rects.map((r) => r.bottom));
+  let delta = 0;
+  if (top < 0) delta = top - 8;
+  else if (bottom > innerHeight - 8) delta = Math.min(bottom - innerHeight + 8, top - 8);
+  if (Math.abs(delta) < 4) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  scrollBy({ top: delta, behavior: still ? "auto" : "smooth" });
+}
+
+// ------------------------------------------------------------------ the invitation
+// While places are free the link is shown; once the table plays, a small « Inviter » button
+// (spectators may still come) keeps the top of a phone's screen for the game.
+const invite = document.getElementById("invite");
+const inviteToggle = document.getElementById("invite-toggle");
+const inviteBody = document.getElementById("invite-body");
+let inviteOpen = false;
+
+function drawInvite() {
+  if (!invite || !inviteToggle || !inviteBody) return;
+  const compact = current.status !== "open";
+  invite.classList.toggle("compact", compact);
+  inviteToggle.hidden = !compact;
+  inviteToggle.setAttribute("aria-expanded", String(inviteOpen));
+  inviteBody.hidden = compact && !inviteOpen;
+}
+
+inviteToggle?.addEventListener("click", () => {
+  inviteOpen = !inviteOpen;
+  drawInvite();
+  if (inviteOpen) document.getElementById("invite-link")?.select();
+});
+
 function draw() {
   const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw };
+  drawInvite();
   drawSeats();
-  statusLine();
+  seatsScrollable();
+  const myTurn = statusLine();
   clear(board);
   (renderer.render || generic.render)(board, current.view, ctx);
   clear(actionsBox);
@@ -193,6 +295,7 @@ function draw() {
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
   drawLog();
   drawResult();
+  bringTurnIntoView(myTurn);
   firstDraw = false;
 }
 

@@ -29,9 +29,23 @@ export function useStylesheet(href) {
   document.head.append(h("link", { rel: "stylesheet", href }));
 }
 
-/** Replace {p0}-style placeholders of engine labels by the players' names (as text). */
+// « de » and « que » drop their vowel before a name that starts with one: « Carte d'Odette »,
+// « bévue d'Yvonne ». Not before an h (« de Hector »): most French names keep it aspirate.
+const VOWEL_START = /^[aeiouyàâäéèêëîïôöùûüÿæœ]/i;
+const ELIDED = { de: "d'", De: "D'", que: "qu'", Que: "Qu'" };
+
+/**
+ * Replace {p0}-style placeholders of engine labels by the players' names, eliding « de » and
+ * « que » before a vowel. Returns plain text: callers put it in textContent, never innerHTML.
+ */
 export function withNames(text, names) {
-  return String(text).replace(/\{p(\d+)\}/g, (_, n) => names[Number(n)] ?? `place ${Number(n) + 1}`);
+  const nameOf = (n) => names[Number(n)] ?? `Place ${Number(n) + 1}`;
+  return String(text).replace(/(^|[^\p{L}])(de|De|que|Que) \{p(\d+)\}|\{p(\d+)\}/gu,
+    (_, before, word, elidedSeat, seat) => {
+      if (word === undefined) return nameOf(seat);
+      const name = nameOf(elidedSeat);
+      return before + (VOWEL_START.test(name) ? ELIDED[word] : `${word} `) + name;
+    });
 }
 
 /** The legal actions grouped by their type. */
