@@ -5,6 +5,7 @@ import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
 import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
+import { pointsText } from "./widgets.js";
 import * as generic from "./games/generic.js";
 import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
 import { announce, announceTurn } from "./announce.js";
@@ -150,7 +151,7 @@ function drawResult() {
     list.append(h("li", { class: rank === 1 ? "winner" : "" },
       h("span", { class: "rank", text: rank === 1 ? "1er" : `${rank}e` }),
       h("span", { class: "who", text: names()[seat] + (seat === mySeat ? " (vous)" : "") }),
-      h("span", { class: "points", text: renderer.scoreLabel ? renderer.scoreLabel(result.scores[seat]) : `${result.scores[seat]} pts` })));
+      h("span", { class: "points", text: renderer.scoreLabel ? renderer.scoreLabel(result.scores[seat]) : pointsText(result.scores[seat]) })));
   }
   const replay = document.getElementById("replay-link");
   if (current.record_id) {
@@ -173,7 +174,7 @@ function statusLine() {
   const myTurn = mySeat !== null && live && waiting.includes(mySeat);
   let text;
   if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
-  else if (current.status === "over") text = "Partie terminée.";
+  else if (current.status === "over") text = (renderer.overText && renderer.overText(view)) || "Partie terminée.";
   else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
     text = (renderer.statusText && renderer.statusText(view, mySeat))

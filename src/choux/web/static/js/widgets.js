@@ -48,6 +48,11 @@ export function withNames(text, names) {
     });
 }
 
+/** A count of points in French: 0 and 1 are singular (« 1 point », « 0 point »). */
+export function pointsText(n) {
+  return `${n} point${Math.abs(Number(n)) >= 2 ? "s" : ""}`;
+}
+
 /** The legal actions grouped by their type. */
 export function byType(legal) {
   const groups = new Map();

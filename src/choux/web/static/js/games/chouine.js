@@ -1,6 +1,7 @@
 // La Chouine: the trump under the talon, the trick, hands, declarations, the 7 exchange.
 import { clear, h } from "../dom.js";
 import { backEl, cardEl, fill, SUIT_NAMES, SUITS } from "../cards.js";
+import { pointsText } from "../widgets.js";
 
 let showLast = false;
 
@@ -29,7 +30,7 @@ function seatPanel(view, seat, ctx) {
     h("div", { class: "cq-seat-stats" },
       h("span", { text: `${view.tricks_won[seat]} pli${view.tricks_won[seat] > 1 ? "s" : ""}` }),
       view.declared_points[seat] ? h("span", { text: `annonces ${view.declared_points[seat]}` }) : null,
-      points !== null && points !== undefined ? h("span", { class: "cq-points", text: `${points} pts` }) : null,
+      points !== null && points !== undefined ? h("span", { class: "cq-points", text: pointsText(points) }) : null,
       h("span", { class: "cq-wins", title: "parties gagnées dans la manche", text: winsText(view, seat) })));
   if (!me) {
     const hand = h("div", { class: "cq-backs" });
@@ -201,6 +202,11 @@ export function matchWord(view) {
 }
 
 /** What the clock counts down to when nobody has to act: between two parties, the next deal. */
+/** The status line once the match is over: a Chouine « partie » is one deal. */
+export function overText(view) {
+  return view && Number(view.manches_to_win) > 1 ? "Match terminé." : "Manche terminée.";
+}
+
 export function pauseLabel(view) {
   return view && view.stage === "between" ? "Donne suivante" : "Suite";
 }

@@ -1,6 +1,6 @@
 // Chouineurs: double-ended cards, the hidden orientation and bet, crybabies, the score sheet.
 import { h } from "../dom.js";
-import { useStylesheet } from "../widgets.js";
+import { pointsText, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/chouineurs.css");
 
@@ -81,7 +81,7 @@ function seatEl(view, seat, ctx, { brief = false } = {}) {
   const box = h("div", { class: `cx-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } });
   box.append(h("div", { class: "cx-seat-head" },
     h("span", { class: "cx-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
-    h("span", { class: "cx-score", text: `${view.scores[seat]} pts` })));
+    h("span", { class: "cx-score", text: pointsText(view.scores[seat]) })));
   if (brief) return box;  // the viewer's own box while the choice is asked: the choice first
   const line = h("div", { class: "cx-seat-line" });
   if (view.revealed) {

@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, clockFor, gameConstants, resetCountdowns, keepOpen, pressButton, useStylesheet } from "../widgets.js";
+import { byType, clockFor, gameConstants, resetCountdowns, keepOpen, pointsText, pressButton, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -65,7 +65,7 @@ function card(view, c, opts = {}) {
   h("span", { class: "pcard-colour", text: colourName(view, c.colour) }),
   h("span", { class: `pcard-name${nameSize(c.name)}`, text: c.name }),
   h("span", { class: "pcard-meta" }, h("span", { class: "pcard-depth", text: `niveau ${c.depth}` }),
-    c.points !== null && c.points !== undefined ? h("span", { class: "pcard-points", text: `${c.points} pts` }) : null));
+    c.points !== null && c.points !== undefined ? h("span", { class: "pcard-points", text: pointsText(c.points) }) : null));
   node.style.setProperty("--hue", hueOf(view, c.colour));
   if (opts.onclick) node.addEventListener("click", opts.onclick);
   return node;
@@ -245,7 +245,7 @@ function lastTrick(view, ctx) {
   const list = h("ol", { class: "trick-plays compact" });
   for (const p of t.plays) list.append(playRow(view, p, ctx, t.winner));
   return keepOpen(h("details", { class: "last-trick panel-dark" },
-    h("summary", {}, "Dernier pli : ", h("strong", { text: ctx.names[t.winner] }), ` l'emporte (${t.points} pts)`),
+    h("summary", {}, "Dernier pli : ", h("strong", { text: ctx.names[t.winner] }), ` l'emporte (${pointsText(t.points)})`),
     t.why ? h("p", { class: "hint", text: t.why }) : null, list), "last-trick");
 }
 
@@ -269,7 +269,7 @@ function recapPanel(view, ctx) {
         h("p", { class: "recap-status", text: `${p.status_label}${p.judge !== null && p.judge !== undefined ? ` · jugé par ${names[p.judge]}` : ""}${votes ? ` · votes : ${votes}` : ""}` }),
         h("p", { class: "recap-def" }, h("em", { text: p.card.definition }), " ", h("span", { class: "example", text: p.card.example }))));
     }
-    tricks.append(h("li", {}, h("h4", { text: `Pli ${t.number} : ${names[t.winner]} (${t.points} pts)` }), t.why ? h("p", { class: "hint", text: t.why }) : null, plays));
+    tricks.append(h("li", {}, h("h4", { text: `Pli ${t.number} : ${names[t.winner]} (${pointsText(t.points)})` }), t.why ? h("p", { class: "hint", text: t.why }) : null, plays));
   }
   const s = r.scenario;
   return keepOpen(h("details", { class: "recap panel", open: view.phase === "over" || view.phase === "draw" || undefined },
