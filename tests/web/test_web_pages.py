@@ -12,7 +12,7 @@ from web_fixtures import (
     db_url_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, csrf_of, join, other
+from webhelpers import client, create_table, csrf_of, join, other, play_to_end
 
 from choux import games
 from choux.web.catalog import rules_page
@@ -259,3 +259,30 @@ def test_shared_screen_only_for_games_without_hidden_hands(sqlite_url: str) -> N
         )
         assert added.status_code == 303
         assert c.get(f"/t/{code}/etat.json").json()["seats"][1]["name"] == "Bob"
+
+
+def test_a_finished_games_bots_are_named_robots_in_its_record_replay_and_lobby(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice", {"manches": "1"})
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        record = c.get(f"/parties/{final['record_id']}.json").json()
+        replay = c.get(f"/parties/{final['record_id']}").text
+        lobby = c.get("/").text
+    assert record["bots"] == [1]
+    bot = record["names"][1]
+    assert f"{bot} (robot)" in replay and "Alice (robot)" not in replay
+    ranks = record["result"]["ranks"]
+    assert ("(robot)" in lobby) == (ranks[1] == 1)  # the lobby names a winning bot so
+
+
+def test_a_records_bot_seats_are_read_defensively() -> None:
+    from choux.engine.record import Record
+
+    data = Record("chouine", 2, 7, {}).to_json()
+    assert "bots" not in data  # no bot, no field: older readers see the same record
+    hostile = dict(data, bots=["1", -1, 5, True, 1, 1, 0])
+    assert Record.from_json(hostile).bots == [0, 1]
+    assert Record.from_json(dict(data, bots="everyone")).bots == []

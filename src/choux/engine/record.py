@@ -37,6 +37,8 @@ class Record:
     result: dict[str, JSON] | None = None
     #: SHA-256 commitment to the seed shown before the game (`choux.engine.fairness`), if any
     commitment: str | None = None
+    #: the seats a bot held (the lobby and the replay mark them « robot »)
+    bots: list[int] = field(default_factory=list)
 
     def player_names(self) -> list[str]:
         """The names to show: the recorded ones, else « Place 1 », « Place 2 »…"""
@@ -66,6 +68,8 @@ class Record:
         }
         if self.commitment is not None:
             data["commitment"] = self.commitment
+        if self.bots:
+            data["bots"] = list(self.bots)
         return data
 
     def dumps(self) -> str:
@@ -90,9 +94,19 @@ class Record:
                 actions=actions,
                 result=data.get("result"),
                 commitment=str(data["commitment"]) if data.get("commitment") else None,
+                bots=bot_seats(data.get("bots", []), int(data["players"])),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"incomplete record: {error!r}") from error
+
+
+def bot_seats(value: object, players: int) -> list[int]:
+    """The `bots` of a record: distinct seats of the game, in order; anything else is an
+    empty list (an old record has none; a bad one must not break a page)."""
+    if not isinstance(value, list):
+        return []
+    seats = {v for v in value if type(v) is int and 0 <= v < players}
+    return sorted(seats)
 
 
 def _seat(value: Any) -> Seat | None:

@@ -44,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from choux import games
+from choux.engine.record import bot_seats
 from choux.play.pg_appends import PgAppends, action_text
 from choux.play.ratings import Standing, entrants, rate
 from choux.play.sqlite_appends import PRAGMAS as SQLITE_PRAGMAS
@@ -940,6 +941,7 @@ class Store:
                     "id": row.id,
                     "game": row.game,
                     "names": data.get("names", []),
+                    "bots": bot_seats(data.get("bots"), len(data.get("names", []))),
                     "result": data.get("result"),
                     "finished_at": row.finished_at,
                 }

@@ -92,6 +92,7 @@ class WritePath(ServiceBase):
                 table.names(),
                 actions=[*table.actions, (seat, data)],
                 commitment=commitment(table.row.seed),
+                bots=[i for i, s in enumerate(table.seats) if s.kind == "bot"],
             )
             rec.close(new)
             record = rec.to_json()

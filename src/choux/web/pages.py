@@ -457,9 +457,11 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "record_id": record_id,
             "game": game,
             "names": names,
+            "bots": record.bots,
             "data": {
                 "steps": steps,
                 "names": names,
+                "bots": record.bots,
                 "result": record.result,
                 "game": record.game,
             },
