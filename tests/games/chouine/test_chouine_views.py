@@ -151,7 +151,8 @@ def test_render_text_shows_the_result_between_parties() -> None:
 
 
 def test_counts_of_points_take_the_french_singular_for_zero_and_one() -> None:
-    from choux.games.chouine.state import points_text, trick_event
+    from choux.engine.french import points_text
+    from choux.games.chouine.state import trick_event
 
     assert [points_text(n) for n in (0, 1, 2, 10)] == [
         "0 point",

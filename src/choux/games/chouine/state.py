@@ -82,6 +82,7 @@ from choux.engine.base import (
     copy_rng,
     rng_fingerprint,
 )
+from choux.engine.french import points_text
 from choux.games.chouine.actions import (
     ACTIONS,
     DECLARE_KINDS,
@@ -153,11 +154,6 @@ PLAY_EVENTS: Final = tuple(
     tuple(Event("play", f"{{p{seat}}} : {NAMES[c]}.", seat, {"card": CODES[c]}) for c in DECK)
     for seat in range(4)
 )
-
-
-def points_text(count: int) -> str:
-    """« 0 point », « 1 point », « 12 points »: in French, 0 and 1 take the singular."""
-    return f"{count} point{'s' if count > 1 else ''}"
 
 
 @functools.cache

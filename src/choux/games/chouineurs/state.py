@@ -67,6 +67,7 @@ from choux.engine.base import (
     copy_rng,
     rng_fingerprint,
 )
+from choux.engine.french import points_text
 from choux.games.chouineurs.actions import (
     AS_DEALT,
     CRY_FACE,
@@ -841,14 +842,13 @@ def _score_event(seat: int, bet: int, tricks: int, points: int, tokens: int) -> 
         told = f"pari {BET_TITLES[bet]} manqué (0)"
     total = points + tokens * TOKEN_POINTS
     if tokens:
-        cried = f" + {tokens} point{'s' if tokens > 1 else ''} de chouineur ="
+        cried = f" + {points_text(tokens)} de chouineur ="
     else:
         told = told.rsplit(" (", 1)[0]  # « pari Rouge réussi : 8 points », not « (8) = 8 »
         cried = " :"
     return Event(
         "score",
-        f"{{p{seat}}} : {tricks} pli{plural}, {told}{cried} {total} point"
-        f"{'s' if total > 1 else ''}.",
+        f"{{p{seat}}} : {tricks} pli{plural}, {told}{cried} {points_text(total)}.",
         seat,
         {"tricks": tricks, "bet_points": points, "tokens": tokens, "total": total},
     )

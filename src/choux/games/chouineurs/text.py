@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from choux.engine.french import counted
+
 PHASES = {
     "choix": "choix secret de l'orientation et du pari",
     "jeu": "plis",
@@ -14,11 +16,6 @@ PHASES = {
 
 def _end(end: dict[str, Any]) -> str:
     return f"{end['value']} {end['colour']}"
-
-
-def _count(count: int, word: str) -> str:
-    """« 0 carte », « 1 carte », « 2 cartes »: 0 and 1 take the singular in French."""
-    return f"{count} {word}{'s' if count > 1 else ''}"
 
 
 def _title(bet: str | None) -> str:
@@ -38,7 +35,7 @@ def render(view: dict[str, Any]) -> str:
         f"Chouineurs — manche {view['round']}/{view['rounds']}, pli {view['trick_number']}/7 "
         f"— {PHASES.get(view['phase'], view['phase'])}"
     ]
-    lines.append(f"Réserve : {_count(view['reserve'], 'carte')}")
+    lines.append(f"Réserve : {counted(view['reserve'], 'carte')}")
     for seat in range(view["players"]):
         bet = view["bets"][seat]
         orientation = view["orientations"][seat]
@@ -49,8 +46,8 @@ def render(view: dict[str, Any]) -> str:
         tricks = view["tricks_won"][seat]
         lines.append(
             f"  {_seat(view, seat):9} {view['scores'][seat]:3} pts · {tricks} pli"
-            f"{'s' if tricks > 1 else ''} · {_count(view['tokens'][seat], 'point')} de chouineur · "
-            f"{_count(view['hand_counts'][seat], 'carte')} · {told}"
+            f"{'s' if tricks > 1 else ''} · {counted(view['tokens'][seat], 'point')} de chouineur · "
+            f"{counted(view['hand_counts'][seat], 'carte')} · {told}"
         )
         left = ", ".join(_title(b) for b in view["bets_left"][seat]) or "aucun"
         lines.append(f"{'':16}paris restants : {left}")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from choux.engine.french import points_text
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.rotation import end_turn
-from choux.games.cul_de_chouette.rules import points_text, soufflette_kept
+from choux.games.cul_de_chouette.rules import soufflette_kept
 from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import Challenge
 from choux.games.cul_de_chouette.table import CdcTable

@@ -27,6 +27,7 @@ from choux.engine.base import (
     NotYourTurn,
     WindowClosed,
 )
+from choux.engine.french import points_text
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import (
     AnnounceTotal,
@@ -53,7 +54,6 @@ from choux.games.cul_de_chouette.actions import (
 from choux.games.cul_de_chouette.rules import (
     grelottine_stake_allowed,
     may_pass_grelot,
-    points_text,
     total_is_possible,
 )
 from choux.games.cul_de_chouette.steps import FAIR, RACE_CRY, RACES, SPECS, Step
@@ -380,10 +380,9 @@ def late_seats(st: CdcTable) -> tuple[int, ...]:
 def late_cry(st: CdcTable, seat: int) -> Menu:
     """The cry of the race that just ended, heard « trop tard » (no points, no Bévue) until
     the next dice: it still applies to the dice on the table, it just lost the race."""
-    late = st.late
-    if late is None or st.over or seat not in late.seats or not st.present[seat]:
+    if st.late is None or seat not in late_seats(st):
         return ()
-    return (SHOUTS[late.cry],)
+    return (SHOUTS[st.late.cry],)
 
 
 def may_false_grelottine(st: CdcTable, seat: int) -> bool:

@@ -7,8 +7,9 @@ which all end by passing the dice on: it imports none of them.
 
 from __future__ import annotations
 
+from choux.engine.french import points_text
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette.rules import lowest_seats, next_seat, points_text
+from choux.games.cul_de_chouette.rules import lowest_seats, next_seat
 from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.substates import Tiebreak
 from choux.games.cul_de_chouette.table import CdcTable

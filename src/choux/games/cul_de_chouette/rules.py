@@ -50,12 +50,3 @@ def may_pass_grelot(earned: bool, used: bool, players: int) -> bool:
 def grelottine_stake_allowed(stake: int, top: int) -> bool:
     """A Grelottine stake is 1 point at least, the combination's maximum at most."""
     return 1 <= stake <= top
-
-
-def points_text(count: int) -> str:
-    """« 0 point », « 1 point », « 12 points »: in French, 0 and 1 take the singular.
-
-    >>> points_text(1), points_text(0), points_text(2)
-    ('1 point', '0 point', '2 points')
-    """
-    return f"{count} point{'s' if count > 1 else ''}"

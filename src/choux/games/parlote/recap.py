@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from choux.engine.base import JSON
+from choux.engine.french import counted
 from choux.games.parlote import data, rules
 from choux.games.parlote.content import (
     card_json,
@@ -86,12 +87,12 @@ def build_recap(
     if made:
         summary = (
             f"L'équipe qui avait annoncé {amount} réussit son contrat avec {points[bidders]} "
-            f"points et {_tricks(won[bidders])}."
+            f"points et {counted(won[bidders], 'pli')}."
         )
     else:
         summary = (
             f"L'équipe qui avait annoncé {amount} chute avec {points[bidders]} points et "
-            f"{_tricks(won[bidders])} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
+            f"{counted(won[bidders], 'pli')} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
         )
     if contract.coinched:
         summary += " La manche était coinchée : les scores sont doublés."
@@ -108,8 +109,3 @@ def build_recap(
         "totals": list(totals),
         "summary": summary,
     }
-
-
-def _tricks(count: int) -> str:
-    """« 1 pli », « 5 plis » (« pli(s) » reads like a form)."""
-    return f"{count} pli{'s' if count > 1 else ''}"

@@ -48,9 +48,13 @@ export function withNames(text, names) {
     });
 }
 
-/** A count of points in French: 0 and 1 are singular (« 1 point », « 0 point »). */
+/** A counted word in French: 0 and 1 take the singular (« 0 point », « 1 pli », « 2 cartes »). */
+export function counted(n, word) {
+  return `${n} ${word}${Math.abs(Number(n)) >= 2 ? "s" : ""}`;
+}
+
 export function pointsText(n) {
-  return `${n} point${Math.abs(Number(n)) >= 2 ? "s" : ""}`;
+  return counted(n, "point");
 }
 
 /** The legal actions grouped by their type. */

@@ -1,7 +1,7 @@
 // La Chouine: the trump under the talon, the trick, hands, declarations, the 7 exchange.
 import { clear, h } from "../dom.js";
 import { backEl, cardEl, fill, SUIT_NAMES, SUITS } from "../cards.js";
-import { pointsText } from "../widgets.js";
+import { counted, pointsText } from "../widgets.js";
 
 let showLast = false;
 
@@ -62,7 +62,7 @@ function roundText(view) {
 }
 
 function talonEl(view) {
-  const box = h("div", { class: "cq-talon", "aria-label": `Talon : ${view.talon} carte${view.talon > 1 ? "s" : ""}` });
+  const box = h("div", { class: "cq-talon", "aria-label": `Talon : ${counted(view.talon, "carte")}` });
   if (view.turned_up) box.append(cardEl(view.turned_up, { extraClass: "turned" }));
   if (view.talon > (view.turned_up ? 1 : 0)) {
     box.append(h("div", { class: "cq-stack" }, backEl(), h("span", { class: "cq-count", text: String(view.talon) })));

@@ -1,6 +1,6 @@
 // Chouineurs: double-ended cards, the hidden orientation and bet, crybabies, the score sheet.
 import { h } from "../dom.js";
-import { pointsText, useStylesheet } from "../widgets.js";
+import { counted, pointsText, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/chouineurs.css");
 
@@ -10,10 +10,6 @@ let showLast = false;
 let draft = { orientation: "endroit", bet: undefined };
 let draftRound = null;
 
-// « 0 point », « 1 point », « 2 points »: in French 0 and 1 take the singular
-function count(n, word) {
-  return `${n} ${word}${n > 1 ? "s" : ""}`;
-}
 
 function betTitle(view, name) {
   const card = (view.bet_cards || []).find((b) => b.name === name);
@@ -93,10 +89,10 @@ function seatEl(view, seat, ctx, { brief = false } = {}) {
   }
   box.append(line);
   box.append(h("div", { class: "cx-seat-stats" },
-    h("span", { text: count(view.tricks_won[seat], "pli") }),
+    h("span", { text: counted(view.tricks_won[seat], "pli") }),
     view.tokens[seat] ? h("span", { class: "cx-tokens", title: "cartes de la réserve glissées sous la carte de pari : 1 point chacune",
-      text: `+${count(view.tokens[seat], "point")} de chouineur` }) : null,
-    h("span", { text: count(view.hand_counts[seat], "carte") })));
+      text: `+${counted(view.tokens[seat], "point")} de chouineur` }) : null,
+    h("span", { text: counted(view.hand_counts[seat], "carte") })));
   return box;
 }
 
@@ -140,7 +136,7 @@ function sheetEl(view, ctx) {
     entry.rows.forEach((r) => {
       row.append(h("td", { class: r.hit ? "hit" : "" },
         // no break inside a name, a count or a sum: « Orange · » / « 0 pli » at most
-        h("span", { class: "cx-sheet-bet", text: r.bet ? `${betTitle(view, r.bet)}\u00a0· ${count(r.tricks, "pli").replace(" ", "\u00a0")}` : count(r.tricks, "pli") }),
+        h("span", { class: "cx-sheet-bet", text: r.bet ? `${betTitle(view, r.bet)}\u00a0· ${counted(r.tricks, "pli").replace(" ", "\u00a0")}` : counted(r.tricks, "pli") }),
         h("span", { class: "cx-sheet-pts", text: `${r.bet_points}${r.tokens ? ` + ${r.tokens}` : ""} = ${r.total}` })));
     });
     body.append(row);
@@ -159,7 +155,7 @@ export function render(board, view, ctx) {
     view.phase === "jeu" || view.phase === "chouine" ? h("span", { text: `pli ${view.trick_number}/7` }) : null,
     h("span", { class: "cx-phase", text: PHASES[view.phase] || view.phase }),
     h("span", { class: "cx-reserve", title: "cartes face cachée : un chouineur qui pleure pour 1 point prend celle du dessus",
-      text: `réserve : ${count(view.reserve, "carte")}` })));
+      text: `réserve : ${counted(view.reserve, "carte")}` })));
 
   const seats = h("div", { class: "cx-seats" });
   for (let seat = 0; seat < view.players; seat += 1) if (seat !== view.seat) seats.append(seatEl(view, seat, ctx));

@@ -2,7 +2,7 @@
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { h } from "../dom.js";
 import { SharedSeats } from "./cdc/shared.js";
-import { NewsFeed, byType, clockFor, gameConstants, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
+import { NewsFeed, byType, clockFor, counted, gameConstants, pointsText, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
 
@@ -121,7 +121,7 @@ function diceTray(view, ctx) {
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${view.awaiting.count} dé${view.awaiting.count > 1 ? "s" : ""}…`);
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${counted(view.awaiting.count, "dé")}…`);
   } else if (dice.length && view.challenge && view.challenge.throw) {
     caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
   } else if (last && !dice.length) {
@@ -203,13 +203,8 @@ function situation(view, ctx) {
   return parts.length ? h("div", { class: "cdc-situation" }, parts) : null;
 }
 
-/** « 0 point », « 1 point », « 12 points »: 0 and 1 take the singular in French. */
-function pointsText(count) {
-  return `${count} point${count > 1 ? "s" : ""}`;
-}
-
 function leftText(count) {
-  return `${count} restant${count > 1 ? "s" : ""}`;
+  return counted(count, "restant");
 }
 
 function challengeWhat(c) {

@@ -1,0 +1,21 @@
+"""French wording shared by every game's texts: one rule for counted words."""
+
+from __future__ import annotations
+
+
+def counted(count: int, word: str) -> str:
+    """`count` `word`, plural from 2 on: in French 0 and 1 take the singular.
+
+    >>> counted(0, "point"), counted(1, "pli"), counted(12, "carte")
+    ('0 point', '1 pli', '12 cartes')
+    """
+    return f"{count} {word}{'s' if count > 1 else ''}"
+
+
+def points_text(count: int) -> str:
+    """« 0 point », « 1 point », « 12 points ».
+
+    >>> points_text(1), points_text(2)
+    ('1 point', '2 points')
+    """
+    return counted(count, "point")
