@@ -25,9 +25,9 @@ from e2e_tables import (
 )
 
 from choux import games
-from choux.games.parlote.actions import ClaimLiar, Play
+from choux.games.parlote.actions import ClaimLiar
 from choux.games.parlote.state import OVER, ParloteState
-from choux.games.parlote.testing import arrange, contract_for, standard_hands
+from choux.games.parlote.testing import argument_under_vote, arrange, contract_for, standard_hands
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -62,22 +62,6 @@ def finished_parlote() -> ParloteState:
     return state
 
 
-def parlote_vote() -> ParloteState:
-    """Arbitre mode, the reader's own argument under a secret vote."""
-    state = arrange(
-        4,
-        seed=1,
-        options={"mode": "arbitre"},
-        reader=1,
-        hands=standard_hands(),
-        contract=contract_for(),
-    )
-    for seat in (2, 3, 0):
-        state.apply(seat, Play(state.hands[seat][0], ""))
-    state.apply(1, Play(state.hands[1][0], "Tout le monde le dit, donc c'est vrai."))
-    return state
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_axe_violation_on_any_page_or_table(tmp_path: Path, scheme: str) -> None:
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.05) as server, chromium() as browser:
@@ -104,7 +88,7 @@ def test_no_serious_axe_violation_on_any_page_or_table(tmp_path: Path, scheme: s
         for name, state in states.items():
             put_state(server, tables[name], state)
         extra = {  # more Parlote moments on tables of their own
-            "parlote-vote": parlote_vote(),
+            "parlote-vote": argument_under_vote("Tout le monde le dit, donc c'est vrai."),
             "parlote-over": finished_parlote(),
             "parlote-liar": ParloteState(3),
         }

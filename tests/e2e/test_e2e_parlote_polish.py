@@ -31,7 +31,13 @@ from e2e_tables import (
 
 from choux.games.parlote.actions import Bid, Pass, Play, Vote
 from choux.games.parlote.content import content
-from choux.games.parlote.testing import arrange, code, contract_for, standard_hands
+from choux.games.parlote.testing import (
+    argument_under_vote,
+    arrange,
+    code,
+    contract_for,
+    standard_hands,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -222,22 +228,9 @@ def test_parlote_vote_one_clock_readable_note_and_named_teams(tmp_path: Path) ->
         table = prepared_table(page, server, "parlote", "Gisèle", 4, {"mode": '"arbitre"'})
 
         # the reader's argument goes to a vote: Gisèle votes, one clock on her screen
-        def under_vote() -> Any:
-            state = arrange(
-                4,
-                seed=1,
-                options={"mode": "arbitre"},
-                reader=1,
-                hands=standard_hands(),
-                contract=contract_for(),
-            )
-            for seat in (2, 3, 0):
-                state.apply(seat, Play(state.hands[seat][0], ""))
-            state.apply(1, Play(state.hands[1][0], ARGUMENT))
-            state.apply(2, Vote(False))
-            return state
-
-        put_state(server, table, under_vote())
+        state = argument_under_vote(ARGUMENT)
+        state.apply(2, Vote(False))
+        put_state(server, table, state)
         page.wait_for_selector("[data-action=voter]")
         assert page.locator("#status-line").inner_text().strip() == "À vous de voter !"
         assert visible_clocks(page) == 1

@@ -1,12 +1,18 @@
-"""Shouts and races: first to click wins, the last of a Suite loses, wrong shouts cost."""
+"""Shouts and races: first to click wins, the last of a Suite loses, wrong shouts cost; the
+race's own cry after it ended is only « trop tard » until the next dice."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from choux.engine import IllegalAction
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import EnterDice, Shout
+from choux.games.cul_de_chouette.steps import RACE_CRY
 from choux.games.cul_de_chouette.testing import arrange, dice
 
 
@@ -29,7 +35,7 @@ def test_the_race_s_cry_after_it_was_won_is_too_late_not_a_bevue() -> None:
     state.apply(2, Shout(C.CRI_PELICAN))
     events = state.apply(1, Shout(C.CRI_PELICAN))  # too late: the race is over
     assert state.scores == [172, 30, 28]
-    assert any("trop tard" in e.text for e in events)
+    assert [e.text for e in events] == ["{p1} : « Pélican ! », trop tard : la course est finie"]
     state = arrange(3, options={"bouton_bevue": False})
     dice(state, 6, 6)
     dice(state, 6)
@@ -109,6 +115,8 @@ def test_suite_one_silent_player_is_the_last() -> None:
     state.apply(2, Shout(C.GRELOTTE))
     state.apply_timeout()
     assert state.scores == [10, 20, 20]
+    state.apply(0, Shout(C.GRELOTTE))  # after the clock: too late, it loses only once
+    assert state.scores == [10, 20, 20]
 
 
 def test_suite_silent_players_roll_a_die_and_the_lowest_loses() -> None:
@@ -163,3 +171,67 @@ def test_contre_sirop_goes_to_the_first_to_shout() -> None:
     assert state.race is not None and 0 not in state.race.eligible  # not the sipper
     state.apply(2, Shout(C.CONTRE_SIROP))
     assert state.scores == [6, 0, 12]
+
+
+def test_the_winner_s_second_click_is_not_a_bevue() -> None:
+    state = arrange(3, scores=[10, 10, 10])
+    dice(state, 2, 2)
+    dice(state, 4)
+    state.apply(1, Shout(C.PAS_MOU))
+    won = list(state.scores)
+    events = state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores == won and "déjà compté" in events[0].text
+
+
+def test_an_unclaimed_chouette_velute_still_stays_with_the_roller() -> None:
+    state = arrange(3)
+    dice(state, 2, 2)
+    dice(state, 4)
+    state.apply_timeout()
+    kept = state.scores[0]
+    assert kept == C.chouette_velute_points(4)
+    state.apply(1, Shout(C.PAS_MOU))  # too late
+    assert state.scores == [kept, 0, 0]
+
+
+def test_the_late_cry_is_not_a_cry_of_a_player_outside_the_race() -> None:
+    from choux.games.cul_de_chouette.actions import Sip
+
+    state = arrange(3, scores=[10, 0, 0])
+    dice(state, 2, 2)
+    dice(state, 5)
+    state.apply(0, Sip(True))
+    dice(state, 3)
+    state.apply(2, Shout(C.CONTRE_SIROP))
+    assert state.late is not None and 0 not in state.late.seats  # the sipper was not in it
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), kind=st.sampled_from(["velute", "pelican", "suite"]))
+def test_a_late_right_cry_never_moves_a_score(seed: int, kind: str) -> None:
+    rng = random.Random(seed)
+    state = arrange(4, scores=[rng.randint(0, 25) for _ in range(4)])
+    first, second = {"velute": (2, 2), "pelican": (6, 6), "suite": (2, 3)}[kind]
+    dice(state, first, second)
+    if state.step == "achat":
+        state.apply_timeout()
+    dice(state, {"velute": 4, "pelican": 6, "suite": 4}[kind])
+    assert state.race is not None
+    cry = RACE_CRY[state.race.kind]
+    seats = list(state.race.eligible)
+    rng.shuffle(seats)
+    if kind == "suite":
+        for s in seats[:-1]:
+            state.apply(s, Shout(cry))
+        if state.race is not None:
+            state.apply_timeout()
+    else:
+        state.apply(seats[0], Shout(cry))
+    if state.over:
+        return
+    scores = list(state.scores)
+    for s in list(state.late.seats if state.late else ()):
+        snapshot = state.snapshot()
+        state.apply(s, Shout(cry))
+        assert state.scores == scores, snapshot
+        state.check_invariants()

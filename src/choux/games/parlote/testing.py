@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from choux.engine.base import JSON
 from choux.games.parlote import data
+from choux.games.parlote.actions import Play
 from choux.games.parlote.content import content
 from choux.games.parlote.records import Contract
 from choux.games.parlote.state import BIDDING, DRAW, PLAY, ParloteState, _sort_key
@@ -71,4 +72,21 @@ def arrange(
         state.contract = contract
         state.phase = PLAY
         state.turn = state.leader = (reader + 1) % 4
+    return state
+
+
+def argument_under_vote(argument: str) -> ParloteState:
+    """Arbitre mode, first trick: the three others have played, the reader (seat 1) has
+    played with `argument`, which now goes to the others' secret vote."""
+    state = arrange(
+        4,
+        seed=1,
+        options={"mode": "arbitre"},
+        reader=1,
+        hands=standard_hands(),
+        contract=contract_for(),
+    )
+    for seat in (2, 3, 0):
+        state.apply(seat, Play(state.hands[seat][0], ""))
+    state.apply(1, Play(state.hands[1][0], argument))
     return state
