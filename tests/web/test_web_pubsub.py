@@ -29,10 +29,15 @@ async def test_changes_published_together_arrive_in_order_at_the_other_process()
         await sender.start(ignore)
         await listener.start(handler)
         try:
-            for _ in range(100):  # the listener subscribes in its own task
-                if await sender.client.pubsub_numsub("choux:tables") == [(b"choux:tables", 1)]:
+            # both processes subscribe, each in its own task: wait for the two (waiting for
+            # one let the sender's own subscription pass for the listener's, and a message
+            # published before the listener's was lost: the wait below then timed out)
+            for _ in range(500):
+                if await sender.client.pubsub_numsub("choux:tables") == [(b"choux:tables", 2)]:
                     break
                 await asyncio.sleep(0.02)
+            else:
+                raise AssertionError("the two processes never both subscribed")
             await asyncio.gather(
                 *(sender.publish(f"t{i % 3}", {"v": i}) for i in range(60))
             )  # one loop turn: one pipeline
