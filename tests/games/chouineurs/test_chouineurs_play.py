@@ -278,6 +278,18 @@ def test_next_round_led_by_highest_score() -> None:
     assert state.view(None)["phase"] == "choix"
 
 
+def test_tied_previous_leader_hands_the_next_round_to_the_next_tied_player() -> None:
+    # seats 1 and 2 tie at the top after the round; seat 1 led it: seat 2 leads round 2
+    state = arrange(
+        3, hands=[["bleu9"], ["bleu1"], ["rouge1"]], reserve=0, leader=1, scores=[0, 6, 6]
+    )
+    prepare_all(state, ["violet", "violet", "violet"])
+    for seat in (1, 2, 0):
+        state.apply(seat, Play(hand_codes(state, seat)[0]))
+    assert state.scores == [0, 6, 6]
+    assert state.round == 2 and state.round_leader == 2 and state.leader == 2
+
+
 def test_first_round_leader_is_drawn_and_recorded() -> None:
     leaders = {ChouineursState(4, seed).round_leader for seed in range(40)}
     assert leaders == {0, 1, 2, 3}

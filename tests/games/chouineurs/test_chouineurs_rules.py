@@ -109,6 +109,24 @@ def test_round_leader_tie_goes_to_first_after_previous_leader() -> None:
     assert round_leader([10, 10, 3], previous=0) == 1
 
 
+@given(
+    scores=st.lists(st.integers(0, 4), min_size=3, max_size=5),
+    previous=st.integers(0, 4),
+)
+def test_round_leader_is_the_first_top_scorer_after_the_previous_leader(
+    scores: list[int], previous: int
+) -> None:
+    """« tie: the one after the previous leader in play order »: the previous leader, tied,
+    comes last; alone at the top, he leads again."""
+    n = len(scores)
+    previous %= n
+    leader = round_leader(scores, previous)
+    top = max(scores)
+    assert scores[leader] == top
+    clockwise = [(previous + step) % n for step in range(1, n + 1)]
+    assert all(scores[s] < top for s in clockwise[: clockwise.index(leader)])
+
+
 def test_last_round_tie_breaks_most_points_then_last_round_then_shared() -> None:
     assert final_ranks([20, 25, 18], [5, 2, 9]) == (2, 1, 3)
     assert final_ranks([25, 25, 18], [5, 9, 9]) == (2, 1, 3)
