@@ -21,6 +21,13 @@ IN_VIEW = """selector => {
 }"""
 
 
+OVERLAP = """([a, b]) => {
+  const r = document.querySelector(a).getBoundingClientRect();
+  const s = document.querySelector(b).getBoundingClientRect();
+  return Math.max(0, Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top));
+}"""
+
+
 def in_view(page: Any, selector: str) -> None:
     top, bottom, height = page.evaluate(IN_VIEW, selector)
     assert top >= 0 and bottom <= height, (selector, top, bottom, height)
@@ -66,6 +73,10 @@ def test_a_refused_card_is_told_on_screen_wherever_the_page_is_scrolled(tmp_path
         page.wait_for_timeout(100)
         in_view(page, "#notice")
         assert page.get_attribute("#notice", "role") in ("alert", "status")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(100)
+        # at the top of the page, on a phone, it lies over the top bar, not the status line
+        assert page.evaluate(OVERLAP, ["#notice", "#status-line"]) == 0
         page.screenshot(path=str(tmp_path / "notice.png"))
         page.wait_for_selector("#notice", state="hidden", timeout=12000)  # it fades away
         assert not errors, errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -286,3 +287,14 @@ def test_a_records_bot_seats_are_read_defensively() -> None:
     hostile = dict(data, bots=["1", -1, 5, True, 1, 1, 0])
     assert Record.from_json(hostile).bots == [0, 1]
     assert Record.from_json(dict(data, bots="everyone")).bots == []
+
+
+def test_the_lobby_lists_a_tables_players_as_french_does(sqlite_url: str) -> None:
+    """« Alice, Bruno et Chloé », not « Alice, Bruno, Chloé »."""
+    with client(sqlite_url) as c:
+        code = create_table(c, "cul-de-chouette", ["human", "bot:easy", "bot:easy"], "Alice")
+        names = [seat["name"] for seat in c.get(f"/t/{code}/etat.json").json()["seats"]]
+        lobby = c.get("/").text
+    assert len(names) == 3
+    assert html.escape(f"{names[0]}, {names[1]} et {names[2]}", quote=False) in lobby
+    assert html.escape(", ".join(names), quote=False) not in lobby

@@ -1,6 +1,8 @@
-"""French wording shared by every game's texts: one rule for counted words."""
+"""French wording shared by every game's texts and pages: counted words, lists of names."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 
 def counted(count: int, word: str) -> str:
@@ -19,3 +21,14 @@ def points_text(count: int) -> str:
     ('1 point', '2 points')
     """
     return counted(count, "point")
+
+
+def joined(names: Sequence[str]) -> str:
+    """Names as a French list: commas, then « et » before the last.
+
+    >>> joined([]), joined(["Anne"]), joined(["Anne", "Bruno"]), joined(["Anne", "Bruno", "Chloé"])
+    ('', 'Anne', 'Anne et Bruno', 'Anne, Bruno et Chloé')
+    """
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " et " + names[-1]

@@ -11,6 +11,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from choux.engine.french import joined
+
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
 
@@ -27,6 +29,7 @@ def rich_text(text: str) -> Markup:
 
 
 templates.env.filters["rich"] = rich_text
+templates.env.filters["joined"] = joined  # « Anne, Bruno et Chloé »
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
