@@ -7,6 +7,8 @@ import random
 import tomllib
 from importlib import resources
 
+import pytest
+
 from choux.games.chouine import GAME, ChouineState
 from choux.games.chouine.actions import Play
 from choux.games.chouine.cards import CODES, parse
@@ -163,3 +165,32 @@ def test_counts_of_points_take_the_french_singular_for_zero_and_one() -> None:
     assert trick_event(0, 0).text == "{p0} : pli remporté (0 point)."
     assert trick_event(1, 1).text == "{p1} : pli remporté (1 point)."
     assert trick_event(2, 21).text == "{p2} : pli remporté (21 points)."
+
+
+def _page_card(title: str) -> str:
+    page = resources.files("choux.games.chouine") / "page.toml"
+    data = tomllib.loads(page.read_text(encoding="utf-8"))
+    return next(c["text"] for s in data["sections"] for c in s["cards"] if c["title"] == title)
+
+
+def test_rules_page_offers_only_the_match_lengths_the_engine_accepts() -> None:
+    """shared/rules/chouine.md, Match length options: five-party manches exist only in the
+    Lavardin preset at two players; at three or four a shared lead plays on until one
+    player leads alone (possibly more than one more partie), not a single belle."""
+    from choux.engine import InvalidOptions
+
+    with pytest.raises(InvalidOptions):
+        GAME.new(2, 1, {"parties": 5})
+    GAME.new(2, 1, {"preset": "lavardin", "parties": 5})
+    two, several = _page_card("La manche et la belle").split("\n\n")
+    five = [sentence for sentence in two.split(". ") if "cinq parties" in sentence]
+    assert five and all("Lavardin" in sentence for sentence in five)
+    assert "une belle" not in several and "un seul" in several
+    with pytest.raises(InvalidOptions):
+        GAME.new(2, 1, {"preset": "lavardin", "manches": 1})
+    assert "Lavardin" in _page_card("Le match")
+
+
+def test_rules_page_says_the_trick_of_a_chouine_is_only_finished() -> None:
+    text = _page_card("La Chouine")
+    assert "on finit seulement le pli" in text and "aucun point" in text
