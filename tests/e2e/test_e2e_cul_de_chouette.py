@@ -295,11 +295,11 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         page.wait_for_selector("[data-dialog=achat]")
         shoot_sizes(page, "cdc-dialog-achat")
 
-        # Perceval's own turn with a Civet: stake up to min(102, score)
+        # Perceval's own turn with a Civet: stake 1 to 102, whatever the score
         state = arrange(3, scores=[80, 50, 60], roller=A, civet=[True, False, False])
         put_state(server, code, state)
         page.wait_for_selector("[data-dialog=civet]")
-        assert "maximum : 80 points" in page.locator("[data-dialog=civet]").inner_text()
+        assert "maximum : 102 points" in page.locator("[data-dialog=civet]").inner_text()
         assert page.locator("[data-dialog=des]").count() == 1  # or type the dice without betting
         shoot_sizes(page, "cdc-dialog-civet-and-dice")
 

@@ -54,9 +54,8 @@ def test_roll_button_at_a_table_with_real_dice_is_refused() -> None:
 
 def test_stake_above_the_maximum_is_refused() -> None:
     state = arrange(3, scores=[200, 0, 0], civet=[True, False, False])
-    refused(state, lambda: state.apply(0, CivetBet("Velute", 103)), IllegalAction, "entre 1 et 102")
-    state = arrange(3, scores=[20, 0, 0], civet=[True, False, False])
-    refused(state, lambda: state.apply(0, CivetBet("Velute", 21)), IllegalAction, "entre 1 et 20")
+    refused(state, lambda: state.apply(0, CivetBet("Velute", 103)), IllegalAction, "hors limites")
+    refused(state, lambda: state.apply(0, CivetBet("Velute", 0)), IllegalAction, "entre 1 et 102")
 
 
 def test_bet_by_someone_without_the_points_is_refused() -> None:

@@ -122,3 +122,24 @@ def test_banque_raitournelle_needs_more_than_10_with_the_chouettes() -> None:
     state.bank[1] = 40
     dice(state, 4, 6)
     assert state.step == "cul"
+
+
+@pytest.mark.parametrize("cry", [C.ARTICHETTE, C.RAITOURNELLE])
+def test_banque_cry_out_of_place_is_a_bevue(cry: str) -> None:
+    # the document's Bévue card: « Artichette ! » trop tôt costs 10, like any shout that
+    # does not apply; here the Chouettes make only 4: no Raitournelle to stop
+    state = arrange(3, scores=[20, 20, 20], options={"banque": True})
+    state.bank[1] = 40
+    dice(state, 1, 3)
+    assert state.step == "cul"
+    assert Shout(cry) in state.legal_actions(2)
+    state.apply(2, Shout(cry))
+    assert state.scores == [20, 20, 10] and state.bank == [0, 40, 0]
+
+
+def test_banque_cries_are_not_shouts_at_a_table_without_the_banque() -> None:
+    state = arrange(3, scores=[20, 20, 20])
+    assert Shout(C.ARTICHETTE) not in state.legal_actions(2)
+    with pytest.raises(IllegalAction):
+        state.apply(2, Shout(C.ARTICHETTE))
+    assert state.scores == [20, 20, 20]

@@ -107,6 +107,22 @@ def test_suite_last_to_shout_loses_10() -> None:
     assert state.scores == [20, 20, 10]
 
 
+def test_a_second_right_cry_while_the_suite_runs_on_is_not_a_bevue() -> None:
+    # « Grelotte ça picote ! » again from a player already heard applies to the Suite on
+    # the table: already counted (no Bévue), as after the race; once.
+    state = arrange(4, scores=[20, 20, 20, 20])
+    dice(state, 2, 3)
+    dice(state, 4)
+    state.apply(1, Shout(C.GRELOTTE))
+    events = state.apply(1, Shout(C.GRELOTTE))
+    assert state.scores == [20, 20, 20, 20] and "déjà compté" in events[0].text
+    state.check_invariants()
+    for seat in (2, 0, 3):
+        state.apply(seat, Shout(C.GRELOTTE))
+    assert state.scores == [20, 20, 20, 10]  # the order of the first cries decides
+    assert state.late is not None and 1 not in state.late.seats  # its repeat is spent
+
+
 def test_suite_one_silent_player_is_the_last() -> None:
     state = arrange(3, scores=[20, 20, 20])
     dice(state, 2, 3)

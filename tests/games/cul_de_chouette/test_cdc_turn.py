@@ -4,6 +4,8 @@ of dice."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from choux import games
 from choux.engine import NotYourTurn
@@ -141,10 +143,17 @@ def test_civet_on_a_cul_de_chouette_with_sirotage_waits_for_the_sip() -> None:
     assert state.scores[0] == 50 + 30 + 70
 
 
-def test_civet_stake_is_at_most_102_and_the_score() -> None:
-    state = arrange(3, scores=[200, 0, 0], civet=[True, False, False])
+@settings(max_examples=25, deadline=None)
+@given(score=st.integers(0, 340), stake=st.integers(1, 102), win=st.booleans())
+def test_civet_stake_is_1_to_102_whatever_the_score(score: int, stake: int, win: bool) -> None:
+    # rules decisions: « stake 1..102 on a named combination »; only the Grelottine's stake
+    # depends on the scores. A lost stake stops at 0 like any loss, a won one at 332.
+    state = arrange(3, scores=[score, 0, 0], civet=[True, False, False])
     bets = [a for a in state.legal_actions(0) if isinstance(a, CivetBet)]
-    assert max(a.stake for a in bets) == 102
-    state = arrange(3, scores=[40, 0, 0], civet=[True, False, False])
-    bets = [a for a in state.legal_actions(0) if isinstance(a, CivetBet)]
-    assert max(a.stake for a in bets) == 40
+    assert {a.stake for a in bets} == set(range(1, 103))
+    state.apply(0, CivetBet("Néant" if win else "Suite", stake))
+    dice(state, 1, 5)
+    dice(state, 3)  # a Néant: no points of its own
+    assert state.scores[0] == (
+        min(score + stake, max(score, 332)) if win else max(0, score - stake)
+    )

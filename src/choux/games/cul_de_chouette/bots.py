@@ -127,8 +127,9 @@ class ChouetteBot:
     def decide(
         self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
     ) -> BotMove | None:
-        if Shout in kinds and view["race"] is not None:
-            return self.shout(view, kinds[Shout])
+        race = view["race"]
+        if Shout in kinds and isinstance(race, dict) and seat not in race["order"]:
+            return self.shout(view, kinds[Shout])  # (once heard, a bot does not shout again)
         if Shout in kinds and view["step"] == "raitournelle":
             # the roller grabs the Bank, the others try to stop it
             return BotMove(kinds[Shout][0], self.delay(self.level.reaction))

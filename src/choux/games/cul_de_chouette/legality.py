@@ -96,6 +96,9 @@ SHOUTS = {
 }
 #: what a player with nothing to decide may still shout: out of place, a Bévue
 IDLE_SHOUTS: Menu = tuple(SHOUTS[c] for c in (*C.RACE_CRIES, C.CRI_GRELOTTINE))
+#: at a Banque table, « Raitournelle ! » and « Artichette ! » too (« Artichette ! » trop tôt :
+#: a Bévue, says the document)
+IDLE_BANK_SHOUTS: Menu = (*IDLE_SHOUTS, SHOUTS[C.RAITOURNELLE], SHOUTS[C.ARTICHETTE])
 FALSE_GRELOTTINE: Menu = (SHOUTS[C.CRI_GRELOTTINE],)
 
 
@@ -109,10 +112,11 @@ def grelottine_menu(smaller: int) -> Menu:
     )
 
 
-@lru_cache(maxsize=128)
-def civet_menu(score: int) -> Menu:
-    top = min(C.CIVET_MAX, score)
-    return tuple(CivetBet(c, s) for c in C.CIVET_COMBINATIONS for s in range(1, top + 1))
+#: a Civet stakes 1 to 102 points, whatever the score (rules: « stake 1..102 »; a lost stake
+#: stops at the floor of 0 like any loss)
+CIVET_BETS: Menu = tuple(
+    CivetBet(c, s) for c in C.CIVET_COMBINATIONS for s in range(1, C.CIVET_MAX + 1)
+)
 
 
 @lru_cache(maxsize=4096)
@@ -254,9 +258,7 @@ def gate_civet(st: CdcTable, seat: int) -> Menu | Refusal:
         return Refusal(IllegalAction, "Votre Civet est déjà misé.")
     if seat in st.passed:
         return PASSED
-    if st.scores[seat] < 1:
-        return Refusal(IllegalAction, "Il faut des points pour miser son Civet.")
-    return civet_menu(st.scores[seat])
+    return CIVET_BETS
 
 
 def _bank_visit(st: CdcTable, seat: int) -> Refusal | None:
@@ -370,18 +372,30 @@ def gate_shout(st: CdcTable, seat: int) -> Menu | Refusal:
 
 
 def late_seats(st: CdcTable) -> tuple[int, ...]:
-    """The players of the race that just ended who may still shout its cry, too late."""
+    """The players of the race that just ended who may still shout its cry, too late; while
+    a race runs on (a Suite), those already heard, who may shout it again (once)."""
+    if st.over:
+        return ()
+    race = st.race
+    if race is not None and st.step in RACES:
+        return tuple(s for s in race.order if s not in race.again and st.present[s])
     late = st.late
-    if late is None or st.over:
+    if late is None:
         return ()
     return tuple(s for s in late.seats if st.present[s])
 
 
 def late_cry(st: CdcTable, seat: int) -> Menu:
     """The cry of the race that just ended, heard « trop tard » (no points, no Bévue) until
-    the next dice: it still applies to the dice on the table, it just lost the race."""
-    if st.late is None or seat not in late_seats(st):
+    the next dice: it still applies to the dice on the table, it just lost the race. While a
+    Suite runs on, a second « Grelotte ça picote ! » from a player already heard applies to
+    the dice on the table too: already counted, no Bévue."""
+    if seat not in late_seats(st):
         return ()
+    race = st.race
+    if race is not None and st.step in RACES:
+        return (SHOUTS[RACE_CRY[st.step]],)
+    assert st.late is not None
     return (SHOUTS[st.late.cry],)
 
 
@@ -565,7 +579,7 @@ def menus(st: CdcTable, seat: int) -> list[Menu]:
         if late:
             found.append(late)
         if st.bevue_button and idle and not st.shouted_out[seat]:
-            found.append(IDLE_SHOUTS)
+            found.append(idle_shouts(st))
     st._cache[seat] = found
     return found
 
@@ -610,7 +624,13 @@ def deciders(st: CdcTable) -> tuple[int, ...]:
 
 def idle_shout(st: CdcTable, seat: int, action: Shout) -> bool:
     """A shout out of place (a Bévue), open to a player with nothing else to decide."""
-    return action in IDLE_SHOUTS and IDLE_SHOUTS in menus(st, seat)
+    idle = idle_shouts(st)
+    return action in idle and idle in menus(st, seat)
+
+
+def idle_shouts(st: CdcTable) -> Menu:
+    """The shouts a player with nothing to decide may make out of place (each a Bévue)."""
+    return IDLE_BANK_SHOUTS if st.banque else IDLE_SHOUTS
 
 
 # --------------------------------------------------------------------------- refusals
@@ -652,12 +672,9 @@ def _check_choice(st: CdcTable, seat: int, action: Action, menu: Menu) -> Refusa
     if isinstance(action, CivetBet):
         if action.combination not in C.CIVET_COMBINATIONS:
             return Refusal(IllegalAction, f"Combinaison inconnue : {action.combination}.")
-        top = min(C.CIVET_MAX, st.scores[seat])
-        if 1 <= action.stake <= top:
+        if 1 <= action.stake <= C.CIVET_MAX:
             return None
-        if top == 1:
-            return Refusal(IllegalAction, "Mise impossible : 1 point, pas davantage.")
-        return Refusal(IllegalAction, f"Mise impossible : entre 1 et {points_text(top)}.")
+        return Refusal(IllegalAction, f"Mise hors limites : entre 1 et {points_text(C.CIVET_MAX)}.")
     if isinstance(action, ChallengeGrelottine):
         if action.combination not in C.GRELOTTINE_PERCENT:
             return Refusal(IllegalAction, f"Combinaison non imposable : {action.combination}.")

@@ -77,12 +77,20 @@ def close_race(st: CdcTable) -> None:
 
 def ended(st: CdcTable, race: Race) -> None:
     """The race is over: its players may still shout its cry once, too late, until the next
-    dice (`late_shout`)."""
-    st.late = LateCry(RACE_CRY[race.kind], race.eligible, race.order)
+    dice (`late_shout`); once only, counting a repeat while the race ran."""
+    seats = tuple(s for s in race.eligible if s not in race.again)
+    st.late = LateCry(RACE_CRY[race.kind], seats, race.order)
 
 
 def late_shout(st: CdcTable, seat: int) -> None:
-    """The cry of the race that just ended, after its end: no points, no Bévue."""
+    """The race's cry again from a player already heard while the race runs on (a Suite),
+    or the cry of the race that just ended, after its end: no points, no Bévue."""
+    race = st.race
+    if race is not None:
+        st.race = race.repeated(seat)
+        cry = RACE_CRY[race.kind]
+        st.say("cri", f"{{p{seat}}} crie encore « {cry} » : déjà compté", seat)
+        return
     late = st.late
     assert late is not None
     st.late = late.used(seat)

@@ -400,6 +400,7 @@ class CulDeChouetteState(State):
                 "origin": None if self.challenge is None else self.challenge.origin,
                 "race_value": None if self.race is None else self.race.value,
                 "race_eligible": None if self.race is None else list(self.race.eligible),
+                "race_again": None if self.race is None else list(self.race.again),
                 "bevue_button": self.bevue_button,
                 "erred": list(self.erred),
                 "shouted_out": list(self.shouted_out),

@@ -48,9 +48,15 @@ class Race:
     eligible: tuple[int, ...]
     order: tuple[int, ...] = ()
     wrong: tuple[int, ...] = ()
+    #: who shouted the right cry a second time while the race ran on (a Suite): already
+    #: counted, no Bévue, once
+    again: tuple[int, ...] = ()
 
     def shouted(self, seat: int) -> Race:
         return replace(self, order=(*self.order, seat))
+
+    def repeated(self, seat: int) -> Race:
+        return replace(self, again=(*self.again, seat))
 
     def erred(self, seat: int) -> Race:
         return replace(self, wrong=(*self.wrong, seat))
