@@ -103,6 +103,34 @@ def test_determinize_redeals_only_what_the_seat_cannot_know() -> None:
         assert parse("QH") in other.hands[0]  # shown by the declaration
 
 
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_turned_up_card_drawn_last_is_known_to_be_in_its_drawers_hand(
+    players: int, seed: int
+) -> None:
+    """Everyone saw who took the turned-up card (or the seven given for it) at the last draw:
+    every view shows it in that hand, and a seat's imagined worlds leave it there."""
+    state = GAME.new(players, seed, {})
+    rng = random.Random(seed)
+    turned, drawer = state.talon[0], None
+    while state.talon:
+        seat = state.turn
+        assert seat is not None
+        turned = state.talon[0]  # the seven, once exchanged for the turned-up card
+        before = [list(hand) for hand in state.hands]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if not state.talon:
+            drawer = next(s for s in range(players) if turned in state.hands[s])
+            assert turned not in before[drawer]
+    assert drawer is not None
+    for viewer in range(players):
+        assert CODES[turned] in state.view(viewer)["shown"][drawer]
+        for world in range(5):
+            sample = state.determinize(viewer, random.Random(world))
+            assert turned in sample.hands[drawer]
+    state.check_invariants()
+
+
 def test_determinize_respects_known_voids() -> None:
     state = arrange(2, hands=["AS TS 8C", "7H 8H 9D"], trump="D", talon="")
     state.apply(0, Play("AS"))

@@ -20,7 +20,8 @@ View keys (``view(seat)``, JSON-ready; seat None is a spectator)
 - ``hand``: the viewer's cards (codes, sorted by suit then strength); [] for spectators
 - ``hand_sizes``: cards in hand per seat
 - ``shown``: per seat, the codes known to be in that hand (declared cards not yet played,
-  the turned-up card taken by the seven exchange); one's own list too
+  the turned-up card taken by the seven exchange or drawn last, the seven drawn last after
+  an exchange); one's own list too
 - ``trick``: the current trick, ``[{"seat": s, "card": code}]`` in playing order
 - ``last_trick``: ``{"cards": [{"seat", "card"}], "winner": s}`` or None (current partie)
 - ``won_cards``: the viewer's own won cards this partie (never the others')
@@ -800,6 +801,9 @@ class ChouineState(State):
             if events is not None:
                 events.append(DRAW_EVENT)
             if not talon:
+                # the last card drawn was the turned-up card (or the seven given for it): all
+                # saw who took it
+                self.shown[s - 1 if s else n - 1].append(drawn)
                 if events is not None:
                     events.append(PHASE_EVENT)
             elif self.variant.last_call and len(talon) == 2 and n == 2:
