@@ -163,8 +163,15 @@ def test_wrong_shout_is_a_bevue() -> None:
     dice(state, 4)
     state.apply(1, Shout(C.PAS_MOU))
     assert state.scores[1] == 10
-    # one wrong shout per window: only the right one remains
-    assert [a for a in state.legal_actions(1) if isinstance(a, Shout)] == [Shout(C.GRELOTTE)]
+    # one wrong shout per window: of the races' cries only the right one remains
+    shouts = [a for a in state.legal_actions(1) if isinstance(a, Shout)]
+    assert [a for a in shouts if a.cry in C.RACE_CRIES] == [Shout(C.GRELOTTE)]
+    # the other buttons stay on screen, out of place
+    assert {a.cry for a in shouts} - {C.GRELOTTE} == {
+        C.CRI_GRELOTTINE,
+        C.CRI_PASSE_GRELOT,
+        C.CRI_BOUCLIETTE,
+    }
 
 
 def test_shouts_follow_the_order_of_the_clicks() -> None:
@@ -251,3 +258,41 @@ def test_a_late_right_cry_never_moves_a_score(seed: int, kind: str) -> None:
         state.apply(s, Shout(cry))
         assert state.scores == scores, snapshot
         state.check_invariants()
+
+
+def test_a_player_with_a_decision_may_still_shout_out_of_place_once_a_turn() -> None:
+    """The shout buttons are always on screen (rules): the roller about to roll who presses
+    one where it does not apply makes a Bévue, and keeps the dice to roll; once a turn."""
+    state = arrange(3, scores=[40, 40, 40])
+    assert EnterDice((1, 2)) in state.legal_actions(0)  # the roller has the dice to type
+    state.apply(0, Shout(C.PAS_MOU))
+    assert state.scores == [30, 40, 40]
+    assert EnterDice((1, 2)) in state.legal_actions(0)
+    assert not [a for a in state.legal_actions(0) if isinstance(a, Shout)]
+    with pytest.raises(IllegalAction, match="Un seul cri hors de propos par tour"):
+        state.apply(0, Shout(C.CRI_PELICAN))
+    assert state.scores == [30, 40, 40]
+    dice(state, 2, 3)
+    if state.step == "achat":
+        state.apply_timeout()
+    dice(state, 4)  # a Suite: the race's menu decides the races' cries, as before
+    assert Shout(C.GRELOTTE) in state.legal_actions(0)
+
+
+def test_the_challenge_calls_are_bevues_where_they_do_not_apply() -> None:
+    """« Passe-Grelot ! » and « Boucliette ! » are shouts too: out of place, a Bévue."""
+    state = arrange(3, scores=[40, 40, 40], boucliette=[True, True, True])
+    state.apply(1, Shout(C.CRI_BOUCLIETTE))
+    state.apply(2, Shout(C.CRI_PASSE_GRELOT))
+    assert state.scores == [40, 30, 30]
+    assert state.boucliette == [True, True, True]  # a shout spends no Boucliette
+
+
+@pytest.mark.parametrize("button", [True, False])
+def test_shouts_out_of_place_follow_the_bevue_option(button: bool) -> None:
+    state = arrange(3, scores=[40, 40, 40], options={"bouton_bevue": button})
+    assert (Shout(C.PAS_MOU) in state.legal_actions(1)) is button
+    if not button:
+        with pytest.raises(IllegalAction, match="Aucune course"):
+            state.apply(1, Shout(C.PAS_MOU))
+        assert state.scores == [40, 40, 40]

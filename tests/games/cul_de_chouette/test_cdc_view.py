@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette import state as state_module
 from choux.games.cul_de_chouette.testing import arrange, dice
 
@@ -45,6 +46,10 @@ def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
         {"action": {"type": "passer"}, "label": "Je passe"},
         {"action": {"type": "bevue", "target": 0}, "label": "Bévue de {p0} (−10)"},
         {"action": {"type": "bevue", "target": 2}, "label": "Bévue de {p2} (−10)"},
+        *(
+            {"action": {"type": "crier", "cry": cry}, "label": f"« {cry} »"}
+            for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.CRI_PASSE_GRELOT, C.CRI_BOUCLIETTE)
+        ),  # the shout buttons, out of place here (each a Bévue)
     ]
     assert view["awaiting"] == {"seat": 0, "count": 1}
     assert state.view(None)["legal"] == []

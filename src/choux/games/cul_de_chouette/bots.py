@@ -172,7 +172,7 @@ class ChouetteBot:
         race = view["race"]
         assert isinstance(race, dict)
         right = Shout(RACE_CRY[race["kind"]])
-        wrong = [s for s in shouts if s != right]
+        wrong = [s for s in shouts if isinstance(s, Shout) and s != right and s.cry in C.RACE_CRIES]
         if wrong and self.rng.random() < self.level.error:
             return BotMove(self.rng.choice(wrong), self.delay(self.level.reaction * 0.8))
         return BotMove(right, self.delay(self.level.reaction))

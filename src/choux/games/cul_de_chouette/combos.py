@@ -96,6 +96,9 @@ CONTRE_SIROP = "J'apprécie les fruits au sirop !"
 RAITOURNELLE = "Raitournelle !"  # Banque: the roller takes the Bank
 ARTICHETTE = "Artichette !"  # Banque: an opponent stops the Raitournelle
 CRI_GRELOTTINE = "Grelottine !"  # shouted without a Grelottine: a Bévue
+# the two calls that answer a challenge, shouts too: pressed when they do not apply, a Bévue
+CRI_PASSE_GRELOT = "Passe-Grelot !"
+CRI_BOUCLIETTE = "Boucliette !"
 RACE_CRIES: tuple[str, ...] = (PAS_MOU, GRELOTTE, CRI_PELICAN, CONTRE_SIROP)
 
 # --------------------------------------------------------------------------- windows (seconds)

@@ -67,7 +67,11 @@ class CulDeChouette(Game):
 
     def client_constants(self) -> dict[str, JSON]:
         """The race cries (one button each) and the Sirotage birds, by face."""
-        return {"cries": list(C.RACE_CRIES), "birds": {str(f): b for f, b in C.BIRDS.items()}}
+        return {
+            "cries": list(C.RACE_CRIES),
+            "calls": {"passe_grelot": C.CRI_PASSE_GRELOT, "boucliette": C.CRI_BOUCLIETTE},
+            "birds": {str(f): b for f, b in C.BIRDS.items()},
+        }
 
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:
         return CulDeChouetteState(players, seed, options)

@@ -91,11 +91,23 @@ ENTER: dict[int, Menu] = {
 FACE_BETS: Menu = tuple(BetFace(f) for f in range(1, 7))
 CHALLENGE_BETS: Menu = (BetChallenge(True), BetChallenge(False))
 TOTAL_BETS: Menu = tuple(BetTotal(t) for t in range(3, 19))
+#: every shout button (rules: « always on screen »): the races' cries, « Grelottine ! », the
+#: two calls that answer a challenge, and the Banque's two cries
 SHOUTS = {
-    cry: Shout(cry) for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.RAITOURNELLE, C.ARTICHETTE)
+    cry: Shout(cry)
+    for cry in (
+        *C.RACE_CRIES,
+        C.CRI_GRELOTTINE,
+        C.CRI_PASSE_GRELOT,
+        C.CRI_BOUCLIETTE,
+        C.RAITOURNELLE,
+        C.ARTICHETTE,
+    )
 }
-#: what a player with nothing to decide may still shout: out of place, a Bévue
-IDLE_SHOUTS: Menu = tuple(SHOUTS[c] for c in (*C.RACE_CRIES, C.CRI_GRELOTTINE))
+#: what anyone may shout where it does not apply: a Bévue (once per turn)
+IDLE_SHOUTS: Menu = tuple(
+    SHOUTS[c] for c in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.CRI_PASSE_GRELOT, C.CRI_BOUCLIETTE)
+)
 #: at a Banque table, « Raitournelle ! » and « Artichette ! » too (« Artichette ! » trop tôt :
 #: a Bévue, says the document)
 IDLE_BANK_SHOUTS: Menu = (*IDLE_SHOUTS, SHOUTS[C.RAITOURNELLE], SHOUTS[C.ARTICHETTE])
@@ -368,6 +380,8 @@ def gate_shout(st: CdcTable, seat: int) -> Menu | Refusal:
         return (right, *(SHOUTS[c] for c in C.RACE_CRIES if SHOUTS[c] != right))
     if step == Step.GRELOTTINE and may_false_grelottine(st, seat):
         return FALSE_GRELOTTINE
+    if st.bevue_button and st.shouted_out[seat]:
+        return Refusal(IllegalAction, "Un seul cri hors de propos par tour : vous avez déjà crié.")
     return Refusal(WindowClosed, "Aucune course ouverte pour vous maintenant.")
 
 
@@ -572,14 +586,16 @@ def menus(st: CdcTable, seat: int) -> list[Menu]:
                 found.append(menu)
         if found and step in FAIR and seat in pending(st):
             found.append((PASS,))
-        idle = not found
+        decisions = len(found)
         if st.bevue_button and st.bevues[seat]:
             found.append(st.bevues[seat])
         late = late_cry(st, seat)  # the last race's cry, too late (before the shouts out of place)
         if late:
             found.append(late)
-        if st.bevue_button and idle and not st.shouted_out[seat]:
-            found.append(idle_shouts(st))
+        if st.bevue_button and not st.shouted_out[seat]:
+            out = out_of_place(st, found[:decisions], late)
+            if out:
+                found.append(out)
     st._cache[seat] = found
     return found
 
@@ -622,15 +638,29 @@ def deciders(st: CdcTable) -> tuple[int, ...]:
     return found
 
 
-def idle_shout(st: CdcTable, seat: int, action: Shout) -> bool:
-    """A shout out of place (a Bévue), open to a player with nothing else to decide."""
-    idle = idle_shouts(st)
-    return action in idle and idle in menus(st, seat)
-
-
-def idle_shouts(st: CdcTable) -> Menu:
-    """The shouts a player with nothing to decide may make out of place (each a Bévue)."""
-    return IDLE_BANK_SHOUTS if st.banque else IDLE_SHOUTS
+def out_of_place(st: CdcTable, decisions: list[Menu], late: Menu) -> Menu:
+    """The shouts a seat may make where they do not apply (each a Bévue): every button, the
+    rules keep them on screen, whatever else the seat has to decide; not those that apply now
+    (a race's cries, the Banque's, a « Grelottine ! » without one, the too-late cry), nor a
+    call whose real move is open (a Boucliette or a Passe-Grelot to use, a Grelottine to
+    launch)."""
+    every = IDLE_BANK_SHOUTS if st.banque else IDLE_SHOUTS
+    if not decisions and not late:
+        return every
+    taken = set(late)
+    for menu in decisions:
+        first = menu[0]
+        if isinstance(first, Shout):
+            taken.update(menu)
+            if first.cry in C.RACE_CRIES:  # in a race, its menu says which cries are left
+                taken.update(SHOUTS[c] for c in C.RACE_CRIES)
+        elif isinstance(first, UseBoucliette):
+            taken.add(SHOUTS[C.CRI_BOUCLIETTE])
+        elif isinstance(first, PasseGrelot):
+            taken.add(SHOUTS[C.CRI_PASSE_GRELOT])
+        elif isinstance(first, ChallengeGrelottine):
+            taken.add(SHOUTS[C.CRI_GRELOTTINE])
+    return tuple(a for a in every if a not in taken)
 
 
 # --------------------------------------------------------------------------- refusals
@@ -747,11 +777,8 @@ def check(st: CdcTable, seat: int | None, action: Action) -> None:
     if gate is None:  # pragma: no cover - the codec only builds known actions
         raise MalformedAction("Action inconnue.")
     opened: Menu | Refusal = gate(st, seat)
-    if isinstance(action, Shout) and action in late_cry(st, seat):
-        return  # the race's cry, too late: no Bévue
-    if isinstance(action, Shout) and idle_shout(st, seat, action):
-        if type(opened) is not tuple or action not in opened:
-            return  # a shout out of place: a Bévue
+    if isinstance(action, Shout) and any(action in menu for menu in menus(st, seat)):
+        return  # a shout that applies, too late (no Bévue) or out of place (a Bévue)
     if isinstance(opened, Refusal):
         raise opened.exception()
     wrong = _check_choice(st, seat, action, opened)

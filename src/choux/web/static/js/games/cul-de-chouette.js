@@ -9,6 +9,9 @@ useStylesheet("/static/css/games/cul-de-chouette.css");
 // the race cries and the Sirotage birds come from the server (Game.client_constants)
 const CRIES = (gameConstants().cries || []).map((cry) => ({ cry, short: cry }));
 const BIRDS = gameConstants().birds || {};
+const CALLS = gameConstants().calls || {};
+const PASSE_GRELOT = CALLS.passe_grelot;
+const BOUCLIETTE = CALLS.boucliette;
 const RACE_STEPS = new Set(["pelican", "chouette_velute", "suite", "contre_sirop"]);
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 
@@ -404,12 +407,24 @@ function shoutBar(view, groups, ctx, compact = false) {
   calls.append(pressButton({ class: `shout grelottine${hasGrel ? " ready" : " idle"}`, disabled: !live, title: hasGrel ? null : "Sans Grelottine, crier « Grelottine ! » est une Bévue (−10)", dataset: { cry: "Grelottine !" } }, () => {
     if (hasGrel) { openDialog = ["grelottine", ctx.seat]; focusDialog("grelottine", ctx.seat); } else ctx.act({ type: "crier", cry: "Grelottine !" });
   }, "Grelottine !"));
-  calls.append(pressButton({ class: `shout passe${passes.length ? " ready" : ""}`, disabled: !live || !passes.length, title: passes.length ? "Passer le défi à un autre joueur" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot." }, () => {
-    if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = ["passe", ctx.seat]; focusDialog("passe", ctx.seat); }
+  // the two calls are shouts too (rules): where they do not apply, pressing one is a Bévue,
+  // offered while the server lists it (once a turn, at tables with the −10 button)
+  const outOfPlace = new Set((groups.get("crier") || []).map((item) => item.action.cry));
+  const passeOut = !passes.length && outOfPlace.has(PASSE_GRELOT);
+  calls.append(pressButton({
+    class: `shout passe${passes.length ? " ready" : " idle"}`, disabled: !live || !(passes.length || passeOut), dataset: { cry: PASSE_GRELOT },
+    title: passes.length ? "Passer le défi à un autre joueur" : passeOut ? "Aucun défi à passer : crier « Passe-Grelot ! » maintenant est une Bévue (−10)" : "Seulement quand un défi de Grelottine vous vise, et si vous avez gagné un Passe-Grelot.",
+  }, () => {
+    if (!passes.length) ctx.act({ type: "crier", cry: PASSE_GRELOT });
+    else if (passes.length === 1) ctx.act(passes[0].action); else { openDialog = ["passe", ctx.seat]; focusDialog("passe", ctx.seat); }
   }, "Passe-Grelot !"));
   const mine = ctx.seat !== null && view.sheets[ctx.seat] ? view.sheets[ctx.seat].boucliette : false;
-  calls.append(pressButton({ class: `shout boucliette${shield ? " ready" : ""}`, disabled: !live || !shield, title: mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette" },
-    () => shield && ctx.act(shield.action), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
+  const shieldOut = !shield && outOfPlace.has(BOUCLIETTE);
+  const shieldTitle = shield ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé"
+    : shieldOut ? (mine ? "Aucun défi à annuler : crier « Boucliette ! » maintenant est une Bévue (−10)" : "Vous n'avez plus de Boucliette : la crier est une Bévue (−10)")
+    : mine ? "Annule un défi (Soufflette ou Grelottine) quand il est annoncé" : "Vous n'avez plus de Boucliette";
+  calls.append(pressButton({ class: `shout boucliette${shield ? " ready" : " idle"}`, disabled: !live || !(shield || shieldOut), title: shieldTitle, dataset: { cry: BOUCLIETTE } },
+    () => ctx.act(shield ? shield.action : { type: "crier", cry: BOUCLIETTE }), h("span", { class: "shield-icon", "aria-hidden": "true" }), "Boucliette"));
   return bar;
 }
 
