@@ -193,6 +193,17 @@ def test_grelottine_missed_loses_the_stake() -> None:
     assert not state.pg_earned[0]
 
 
+def test_a_chouette_velute_rolled_for_a_challenge_stays_with_the_roller() -> None:
+    """No race on a challenge's roll: nobody can claim the Chouette Velute, so the roller
+    keeps its points (2v²), as with an unclaimed one."""
+    state = neant([100, 200, 0])
+    state.apply(1, ChallengeGrelottine("Chouette Velute", 8))
+    others_pass(state)
+    dice(state, 2, 2, 4)
+    assert state.scores == [100 + 8 + 32, 200 - 8, 0]
+    assert state.step == "debut" and state.race is None
+
+
 def test_grelottine_third_party_bets_5_to_win_25() -> None:
     state = neant([100, 200, 10])
     state.apply(1, ChallengeGrelottine("Chouette", 30))
@@ -290,6 +301,13 @@ def test_bleu_rouge_right_total_wins_36_twice_the_total_and_the_roll() -> None:
     state.apply(0, AnnounceTotal(11))
     dice(state, 4, 4, 2)  # total 10, a Chouette of 4
     assert state.scores[0] == 59 + 36 + 20 + 16
+
+
+def test_bleu_rouge_re_rolled_into_a_chouette_velute_keeps_its_points() -> None:
+    state = bleu_rouge([50, 0, 0])
+    state.apply(0, AnnounceTotal(8))
+    dice(state, 2, 2, 4)  # total 8, a Chouette Velute of 4: no race on a re-roll
+    assert state.scores[0] == 59 + 36 + 16 + 32 and state.race is None
 
 
 def test_bleu_rouge_wrong_total_gives_nothing() -> None:

@@ -35,7 +35,8 @@ def on_reroll(st: CdcTable, dice: list[int]) -> None:
     s = st.scorer
     st.dice = list(dice)
     total = sum(dice)
-    name, points, _value = C.read_full(tuple(dice))
+    reading = C.read_full(tuple(dice))
+    name, points = reading.name, C.roll_points(reading)
     st.say("des", f"{{p{s}}} relance : {'-'.join(map(str, dice))} (total {total})", s)
     for bettor, guess in bleu.bets.by_seat():
         if guess == total:

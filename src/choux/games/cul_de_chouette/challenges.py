@@ -69,7 +69,8 @@ def on_throw(st: CdcTable, new: list[int]) -> None:
     if ch.kind == "soufflette":
         soufflette_throw(st, dice)
         return
-    name, points, _value = C.read_full(tuple(dice))
+    reading = C.read_full(tuple(dice))
+    name, points = reading.name, C.roll_points(reading)
     if ch.combination == C.SIROP_GRELOT:
         pair = C.odd_die(tuple(dice))
         if pair is not None:

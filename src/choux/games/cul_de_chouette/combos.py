@@ -169,6 +169,19 @@ def _read(d: tuple[int, ...]) -> FullReading:
     return FullReading(NEANT, 0, 0)
 
 
+def roll_points(reading: FullReading) -> int:
+    """What a roll scores for its roller where no race is held (a challenge's roll, a
+    Bleu-Rouge's re-roll): a Chouette Velute nobody can claim stays with the roller, like an
+    unclaimed one (rules); the Pélican's 28 and a Suite's race are not played there.
+
+    >>> roll_points(read_full((2, 2, 4))), roll_points(read_full((4, 4, 1)))
+    (32, 16)
+    """
+    if reading.name == CHOUETTE_VELUTE:
+        return chouette_velute_points(reading.value)
+    return reading.points
+
+
 def chouette_velute_points(value: int) -> int:
     """2v², v the third die (8, 32 or 72)."""
     return 2 * value * value
