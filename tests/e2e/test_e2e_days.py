@@ -132,4 +132,7 @@ def test_the_manifest_service_worker_and_offline_page_load(days_server, players)
     page.goto(days_server.url + "/nouvelle")
     assert "Pas de connexion" in page.inner_text("main")
     person.context.set_offline(False)
+    page.click("#offline-retry")  # the page that failed again, not the lobby
+    page.wait_for_selector("#new-table")
+    assert page.url == days_server.url + "/nouvelle"
     assert not person.errors

@@ -3,6 +3,7 @@ and every response carries the security headers: pages, static files and errors.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -86,7 +87,9 @@ def test_static_files_and_error_pages_carry_security_headers(sqlite_url: str) ->
     assert_secure(static)
     assert missing.status_code == 404 and "existe pas" in missing.text
     assert_secure(missing)
-    assert wrong_method.status_code == 405 and "Méthode" in wrong_method.text
+    assert wrong_method.status_code == 405 and "ne s'ouvre pas directement" in html.unescape(
+        wrong_method.text
+    )
     assert_secure(wrong_method)
 
 

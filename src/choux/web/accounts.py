@@ -97,11 +97,20 @@ async def signup(request: Request) -> Response:
 # ---------------------------------------------------------------------- logging in and out
 
 
+#: what the page after a log-out says (`?deconnecte=`): the log-out did happen
+LOGGED_OUT = {
+    "1": "Vous êtes déconnecté·e sur cet appareil.",
+    "partout": "Vous êtes déconnecté·e sur tous vos appareils.",
+}
+
+
 @router.get("/connexion", response_class=HTMLResponse)
-async def login_page(request: Request) -> Response:
+async def login_page(request: Request, deconnecte: str = "") -> Response:
     if session_of(request).account:
         return RedirectResponse("/mes-parties", status_code=303)
-    return render(request, "account_login.html", {"pseudo": ""})
+    return render(
+        request, "account_login.html", {"pseudo": "", "done": LOGGED_OUT.get(deconnecte, "")}
+    )
 
 
 @router.post("/connexion")
@@ -133,7 +142,7 @@ async def logout(request: Request) -> Response:
         await accounts_of(request).close_session(session.auth)
     session.become(secrets.token_urlsafe(12))
     session.name = ""
-    return RedirectResponse("/", status_code=303)
+    return RedirectResponse("/connexion?deconnecte=1", status_code=303)
 
 
 @router.post("/deconnexion-partout")
@@ -145,18 +154,22 @@ async def logout_everywhere(request: Request) -> Response:
     session = session_of(request)
     session.become(secrets.token_urlsafe(12))
     session.name = ""
-    return RedirectResponse("/connexion", status_code=303)
+    return RedirectResponse("/connexion?deconnecte=partout", status_code=303)
 
 
 # ---------------------------------------------------------------------- the account page
 
 
+PASSWORD_CHANGED = "Mot de passe changé : vos autres appareils sont déconnectés."
+
+
 @router.get("/compte", response_class=HTMLResponse)
-async def account_page(request: Request, bienvenue: int = 0) -> Response:
+async def account_page(request: Request, bienvenue: int = 0, modifie: int = 0) -> Response:
     account = await current_account(request)
     if account is None:
         return RedirectResponse("/connexion", status_code=303)
-    return await _account_page(request, account, welcome=bool(bienvenue))
+    done = PASSWORD_CHANGED if modifie else ""
+    return await _account_page(request, account, welcome=bool(bienvenue), done=done)
 
 
 async def _account_page(
@@ -198,6 +211,5 @@ async def change_password(request: Request) -> Response:
     except AccountError as error:
         return await _account_page(request, account, status_of(error), error=error.message)
     await accounts.close_all_sessions(account, keep=session_of(request).auth)
-    return await _account_page(
-        request, account, done="Mot de passe changé : vos autres appareils sont déconnectés."
-    )
+    # a redirect: reloading the page then sends no password again
+    return RedirectResponse("/compte?modifie=1", status_code=303)

@@ -35,7 +35,7 @@ MESSAGES = {
     400: "Demande invalide.",
     403: "Accès refusé.",
     404: "Cette page n'existe pas.",
-    405: "Méthode non permise.",
+    405: "Cette adresse ne s'ouvre pas directement : elle reçoit les formulaires du site.",
     413: "Demande trop volumineuse.",
     422: "Adresse ou formulaire invalide.",
     429: "Trop de demandes : patientez un peu avant de réessayer.",

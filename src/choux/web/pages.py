@@ -449,6 +449,12 @@ async def replay_page(request: Request, record_id: int) -> Response:
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
     names = record.player_names()
+    ranks = (record.result or {}).get("ranks")
+    winners = [
+        names[seat] + (" (robot)" if seat in record.bots else "")
+        for seat, rank in enumerate(ranks if isinstance(ranks, list) else [])
+        if rank == 1 and seat < len(names)
+    ]
     return render(
         request,
         "replay.html",
@@ -457,6 +463,7 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "record_id": record_id,
             "game": game,
             "names": names,
+            "winners": winners,
             "bots": record.bots,
             "data": {
                 "steps": steps,

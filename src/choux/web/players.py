@@ -3,6 +3,7 @@ public profiles of accounts, with the follow button."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -10,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from choux import games
+from choux.engine.french import joined
 from choux.play.errors import TableError
 from choux.play.players import MyTable, follow, followed_by, standings_of, tables_of, unfollow
 from choux.play.service import TableService
@@ -39,8 +41,19 @@ def result_label(table: MyTable) -> str:
     return f"{rank}e place"
 
 
+def time_left(seconds: float) -> str:
+    """A correspondence move's time left, as the table page counts it: « 2 j 5 h »,
+    « 11 h 59 min », « 25 min »."""
+    minutes = max(0, int(seconds) // 60)
+    days, hours = minutes // 1440, minutes % 1440 // 60
+    if days:
+        return f"{days} j {hours} h"
+    return f"{hours} h {minutes % 60} min" if hours else f"{minutes % 60} min"
+
+
 async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | None:
-    """An open or live table as « Mes parties » shows it, from its live state."""
+    """An open or live table as « Mes parties » shows it, from its live state; at a
+    correspondence table, whom it waits for and the time left to play."""
     try:
         table = await service.get(mine.code)
     except TableError:
@@ -48,15 +61,32 @@ async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | 
     if table.status == "over":
         return None
     seat = table.seats[mine.seat]
-    my_turn = table.status == "live" and seat.kind == "human" and mine.seat in table.state.actors()
+    live = table.status == "live"
+    my_turn = live and seat.kind == "human" and mine.seat in table.state.actors()
+    label = "à vous de jouer" if my_turn else STATUS_LABELS[table.status]
+    if seat.kind == "bot":
+        label = "un robot joue pour vous"
+    try:
+        days = await service.rule_for(table) is not None
+    except Exception:  # the store away: shown as any other table
+        days = False
+    note = ""
+    if days:
+        names = table.names()
+        waited = [names[s] for s in table.state.actors() if s != mine.seat]
+        if live and not my_turn and seat.kind == "human" and waited:
+            label = f"à {joined(waited)} de jouer"
+        note = "par correspondance"
+        if live and table.move_at is not None:
+            note += f" · encore {time_left(table.move_at - time.time())} pour ce coup"
     return {
         "code": table.code,
         "title": table.game.title,
-        "names": table.names(),
+        # the people and bots seated (not « Place 2 » for a seat nobody took yet)
+        "names": [n for n, s in zip(table.names(), table.seats, strict=True) if s.kind != "open"],
         "status": table.status,
-        "label": "à vous de jouer"
-        if my_turn
-        else ("un robot joue pour vous" if seat.kind == "bot" else STATUS_LABELS[table.status]),
+        "label": label,
+        "note": note,
         "my_turn": my_turn,
         "replaced": seat.kind == "bot",
     }

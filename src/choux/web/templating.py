@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
@@ -38,5 +39,29 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
     return templates.TemplateResponse(request, name, ctx, status_code=status)
 
 
+TABLE_ACTION = re.compile(r"^/t/([A-Za-z0-9_-]{1,32})/[a-z-]+$")
+
+
+def way_back(request: Request, status: int = 400) -> tuple[str, str] | None:
+    """Where a refused form sends the person back to try again: the table of a table's
+    form, else the page the form was on (this site's only); None when it is the lobby,
+    which the error page always offers."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    page = None  # the referring page of this site, as a local address
+    # this site's own pages only: no `//host` nor a backslash, which browsers read as `/`
+    local = re.match(r"^/(?!/)", referer.path) and "\\" not in referer.path
+    if referer.netloc == request.url.netloc and local:
+        page = referer.path + (f"?{referer.query}" if referer.query else "")
+    table = TABLE_ACTION.match(request.url.path)
+    if table and status not in (404, 410):  # not back to a table that is gone
+        home = f"/t/{table.group(1)}"
+        # the referring table page keeps a private table's key
+        return (page if referer.path == home and page else home), "Retour à la table"
+    if table or request.method != "POST" or page is None or referer.path == "/":
+        return None
+    return page, "Revenir à la page précédente"
+
+
 def render_error(request: Request, message: str, status: int) -> HTMLResponse:
-    return render(request, "error.html", {"message": message, "status": status}, status)
+    context = {"message": message, "status": status, "back": way_back(request, status)}
+    return render(request, "error.html", context, status)

@@ -64,6 +64,8 @@ document.getElementById("viewpoint").addEventListener("change", async (event) =>
   show(index);
 });
 document.addEventListener("keydown", (event) => {
+  // the slider and the viewpoint list move with the arrows themselves: not twice
+  if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowRight") show(index + 1);
   if (event.key === "ArrowLeft") show(index - 1);
 });

@@ -1,8 +1,9 @@
 // Choux's service worker: an offline page, and « À vous de jouer » notifications.
 // A notification is not shown when the table's page is open and visible on this device.
-const CACHE = "choux-offline-v1";
+const CACHE = "choux-offline-v2";
 const OFFLINE = "/hors-ligne";
-const KEEP = [OFFLINE, "/static/css/choux.css", "/static/icons/choux-192.png"];
+// the offline page and everything it is drawn with (its top bar takes accounts.css too)
+const KEEP = [OFFLINE, "/static/css/choux.css", "/static/css/accounts.css", "/static/icons/choux-192.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(KEEP)).then(() => self.skipWaiting()));

@@ -1,0 +1,118 @@
+"""The pages around the tables, as a player reads them: the way back after a refused form,
+the log-out said, « Mes parties » at a correspondence table, the replay's winner."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from test_web_accounts import PASSWORD, login, post, signup
+from test_web_correspondence import create_days_table
+from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from webhelpers import client, create_table, csrf_of, join, other, play_to_end, wait_for
+
+DAY = 86400
+
+
+def text_of(response: object) -> str:
+    return html.unescape(response.text)  # type: ignore[attr-defined]
+
+
+def error_back(page: str) -> str | None:
+    """The address of the error page's « back » button, if it has one."""
+    match = re.search(r'<a class="button primary" href="([^"]*)" id="error-back">', page)
+    return html.unescape(match.group(1)) if match else None
+
+
+def test_a_refused_form_leads_back_where_it_was_filled(sqlite_url: str) -> None:
+    with client(sqlite_url) as alice:
+        code = create_table(alice, "chouine", ["human", "human"], "Alice")
+        bob = other(alice)
+        page = bob.get(f"/t/{code}")
+        form = {"csrf": csrf_of(page.text), "pseudo": "alice"}  # Alice's pseudonym, taken
+        refused = bob.post(f"/t/{code}/rejoindre", data=form)
+        assert refused.status_code == 409 and "déjà pris" in text_of(refused)
+        assert error_back(refused.text) == f"/t/{code}"
+        assert "Retour à la table" in text_of(refused)
+        # from the table page with its key: back to that very address
+        referer = {"referer": f"http://testserver/t/{code}?cle=secret"}
+        again = bob.post(f"/t/{code}/rejoindre", data=form, headers=referer)
+        assert error_back(again.text) == f"/t/{code}?cle=secret"
+        # another site's address is never offered, nor a table that does not exist
+        foreign = {"referer": f"https://ailleurs.example/t/{code}"}
+        assert error_back(bob.post(f"/t/{code}/rejoindre", data=form, headers=foreign).text) == (
+            f"/t/{code}"
+        )
+        gone = bob.post("/t/inconnue/rejoindre", data=form)
+        assert gone.status_code == 404 and error_back(gone.text) is None
+        # a refused creation: back to the form it came from, on this site only
+        bad = {"csrf": form["csrf"], "jeu": "chouine", "joueurs": "deux"}
+        from_form = {"referer": "http://testserver/nouvelle?jeu=chouine"}
+        refused = bob.post("/tables", data=bad, headers=from_form)
+        assert refused.status_code == 400 and error_back(refused.text) == "/nouvelle?jeu=chouine"
+        assert "Revenir à la page précédente" in text_of(refused)
+        sneaky = {"referer": "http://testserver//ailleurs.example/x"}
+        assert error_back(bob.post("/tables", data=bad, headers=sneaky).text) is None
+        backslash = {"referer": "http://testserver/\\ailleurs.example/x"}  # read as //
+        assert error_back(bob.post("/tables", data=bad, headers=backslash).text) is None
+        # a form's address opened directly: said in words, not « method not allowed »
+        direct = bob.get(f"/t/{code}/rejoindre")
+        assert direct.status_code == 405 and "ne s'ouvre pas directement" in text_of(direct)
+        assert error_back(direct.text) == f"/t/{code}"
+
+
+def test_logging_out_is_said_on_the_page_that_follows(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        out = post(c, "/deconnexion")
+        assert out.status_code == 303 and out.headers["location"] == "/connexion?deconnecte=1"
+        page = text_of(c.get(out.headers["location"]))
+        assert "Vous êtes déconnecté·e sur cet appareil." in page and 'id="login-form"' in page
+        assert login(c, "Germaine", PASSWORD).status_code == 303
+        everywhere = post(c, "/deconnexion-partout")
+        assert everywhere.headers["location"] == "/connexion?deconnecte=partout"
+        page = text_of(c.get(everywhere.headers["location"]))
+        assert "Vous êtes déconnecté·e sur tous vos appareils." in page
+        assert "déconnecté" not in text_of(c.get("/connexion?deconnecte=autre"))
+
+
+def ongoing_of(c: object) -> str:
+    page = text_of(c.get("/mes-parties"))  # type: ignore[attr-defined]
+    return page.split('id="ongoing"', 1)[1].split("</section>", 1)[0]
+
+
+def test_my_games_say_whom_a_correspondence_table_waits_for_and_until_when(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url) as alice:
+        waiting = create_days_table(alice, "chouine", seconds=DAY)  # nobody else yet
+        code = create_days_table(alice, "chouine", seconds=DAY)
+        bob = other(alice)
+        assert join(bob, code, "Bob").status_code == 303
+        table = alice.app.state.service.tables[code]
+        wait_for(lambda: table.status == "live" and table.move_at is not None)
+        first = table.seats[table.state.actors()[0]].name
+        mine, bobs = ongoing_of(alice), ongoing_of(bob)
+    # the one who moves reads « à vous de jouer », the other whom the table waits for
+    waits = {"Alice": (mine, bobs), "Bob": (bobs, mine)}
+    moving, idle = waits[first]
+    assert "à vous de jouer" in moving and f"à {first} de jouer" in idle
+    for page in (mine, bobs):
+        assert re.search(r"par correspondance · encore 23 h \d+ min pour ce coup", page)
+    # a seat nobody took yet is not a player called « Place 2 »
+    row = mine.split(f"/t/{waiting}", 1)[1].split("</li>", 1)[0]
+    assert "Place 2" not in row and "en attente de joueurs" in row
+
+
+def test_a_replay_names_its_winner_and_a_ladder_says_robot_once(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice", {"manches": "1"})
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        record = c.get(f"/parties/{final['record_id']}.json").json()
+        replay = text_of(c.get(f"/parties/{final['record_id']}"))
+        ladder = c.get("/classement/chouine").text
+    winner = record["result"]["ranks"].index(1)
+    name = record["names"][winner] + (" (robot)" if winner in record["bots"] else "")
+    assert f'id="replay-winners">Gagnant : {name}</p>' in replay
+    assert "Robot au hasard" in ladder and 'Robot au hasard <span class="seat-tag">' not in ladder
