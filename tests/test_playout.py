@@ -13,8 +13,11 @@ from choux.engine.playout import first_mover, random_rollout
 
 @pytest.mark.parametrize("name", games.names())
 def test_random_rollout_ends_the_game(name: str) -> None:
+    """On the game's first random-walk table (`configurations`): uniformly random play that
+    fines itself at every −10 button and shout would never end a Cul de Chouette."""
     game = games.get(name)
-    state = random_rollout(game.new(game.min_players, 9), random.Random(2))
+    players, options = game.configurations()[0]
+    state = random_rollout(game.new(players, 9, options), random.Random(2))
     assert state.is_over()
     assert state.outcome() is not None
 
