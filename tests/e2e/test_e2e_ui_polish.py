@@ -49,6 +49,10 @@ def test_a_phone_shows_the_hand_when_the_turn_comes_in_a_four_player_chouine(
         page.click("#invite-toggle")
         assert page.is_visible("#invite-link")
         assert page.input_value("#invite-link") == invite
+        # the fair-deal panel's 64-digit fingerprint wraps instead of widening the page
+        page.click("#fairness summary")
+        page.wait_for_selector("#commitment", state="visible")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
         assert not errors, errors
 
 
