@@ -298,3 +298,28 @@ def test_the_lobby_lists_a_tables_players_as_french_does(sqlite_url: str) -> Non
     assert len(names) == 3
     assert html.escape(f"{names[0]}, {names[1]} et {names[2]}", quote=False) in lobby
     assert html.escape(", ".join(names), quote=False) not in lobby
+
+
+def test_a_replay_whose_result_todays_rules_do_not_give_says_the_record_stands(
+    sqlite_url: str,
+) -> None:
+    """A game finished before a rule changed: its film is today's rules, its result the
+    recorded one, and the page says so rather than contradict it silently."""
+    import sqlite3
+
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice", {"manches": "1"})
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        record_id = final["record_id"]
+        assert "replay-rules-note" not in c.get(f"/parties/{record_id}").text
+        db = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))
+        (text,) = db.execute("SELECT record FROM records WHERE id = ?", (record_id,)).fetchone()
+        record = json.loads(text)
+        record["result"]["ranks"] = list(reversed(record["result"]["ranks"]))
+        db.execute("UPDATE records SET record = ? WHERE id = ?", (json.dumps(record), record_id))
+        db.commit()
+        db.close()
+        page = c.get(f"/parties/{record_id}")
+    assert page.status_code == 200
+    assert "replay-rules-note" in page.text and "qui fait foi" in page.text

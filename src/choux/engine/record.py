@@ -150,6 +150,16 @@ def replay(record: Record, game: Game) -> State:
     return state
 
 
+def agrees_with_rules(record: Record, game: Game) -> bool:
+    """Whether today's rules give the record's chance outcomes and result: a game finished
+    before a rule changed may replay differently (its recorded result still stands)."""
+    try:
+        replay(record, game)
+    except RecordError:
+        return False
+    return True
+
+
 def _check_version(record: Record, game: Game) -> None:
     if record.game != game.name:
         raise RecordError(f"a record of {record.game} cannot be replayed by {game.name}")

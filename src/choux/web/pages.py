@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.fairness import commitment
-from choux.engine.record import Record, RecordError, replay_steps
+from choux.engine.record import Record, RecordError, agrees_with_rules, replay_steps
 from choux.play.chat_store import messages_of_record
 from choux.play.correspondence import parse_rule
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
@@ -464,6 +464,7 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "game": game,
             "names": names,
             "winners": winners,
+            "rules_agree": agrees_with_rules(record, game),
             "bots": record.bots,
             "data": {
                 "steps": steps,
