@@ -119,3 +119,39 @@ def test_probabilities_used_by_the_bots() -> None:
     assert abs(probability("Chouette") - 90 / 216) < 1e-9
     assert abs(probability("Cul de Chouette") - 6 / 216) < 1e-9
     assert 0.05 < soufflette_success() < 0.5
+
+
+def test_the_random_bot_plays_its_own_decisions_but_never_polices_the_table() -> None:
+    """At a real table the « au hasard » robot picks any of its own moves (wrong cries
+    included), but neither the −10 button on another player nor a shout out of place: a
+    uniform choice would press them at every turn and fine the people at the table."""
+    from choux.engine.playout import first_mover
+
+    chosen = 0
+    for seed in range(4):
+        bots = [BOTS["random"](random.Random(seed * 10 + s)) for s in range(3)]
+        state = CulDeChouetteState(3, seed, {})
+        for _ in range(20_000):
+            if state.is_over():
+                break
+            found = first_mover((s, bots[s].choose(state, s)) for s in state.actors())
+            if found is None:
+                deadline = state.deadline()
+                assert deadline is not None
+                state.apply(deadline.seat, deadline.action)
+                continue
+            seat, move = found
+            action = move.action
+            assert not isinstance(action, DeclareBevue)
+            if isinstance(action, Shout):  # a race's cry, the Banque's, or « Grelottine ! »
+                assert state.race is not None or (
+                    state.step == "grelottine" and action.cry == C.CRI_GRELOTTINE
+                ), (state.step, action)
+            state.apply(seat, action)
+            chosen += 1
+        assert state.is_over()  # random robots alone end their game
+    assert chosen > 100
+    # with nothing of its own to decide, it lets the table be
+    idle = arrange(3, scores=[40, 40, 40])
+    assert any(isinstance(a, DeclareBevue) for a in idle.legal_actions(1))
+    assert BOTS["random"](random.Random(0)).choose(idle, 1) is None

@@ -33,6 +33,8 @@ from choux.games.cul_de_chouette.actions import (
     Sip,
     UseBoucliette,
 )
+from choux.games.cul_de_chouette.legality import gate_shout
+from choux.games.cul_de_chouette.state import CulDeChouetteState
 from choux.games.cul_de_chouette.steps import RACE_CRY
 
 ALL_ROLLS = tuple(product(range(1, 7), repeat=3))
@@ -302,6 +304,29 @@ class ChouetteBot:
         return int(sheets[seat]["score"])
 
 
+class TableRandomBot(RandomBot):
+    """The baseline at a real table: any of its own decisions at random (the dice, bets,
+    purchases, a race's cries, right or wrong), but never the table's police: no −10 on
+    another player and no shout out of place, which a uniform choice would press at every
+    turn, fining the people at the table for nothing."""
+
+    def choose(self, state: State, seat: Seat) -> BotMove | None:
+        actions = [a for a in state.legal_actions(seat) if not self.polices(state, seat, a)]
+        if not actions:
+            return None
+        return BotMove(self.pick(state, seat, actions))
+
+    @staticmethod
+    def polices(state: State, seat: Seat, action: Action) -> bool:
+        """A −10 on someone else, or a shout that does not apply now."""
+        if isinstance(action, DeclareBevue):
+            return True
+        if not isinstance(action, Shout) or not isinstance(state, CulDeChouetteState):
+            return False
+        proper = gate_shout(state, seat)
+        return not (isinstance(proper, tuple) and action in proper)
+
+
 def _level(name: str) -> BotFactory:
     def make(rng: random.Random) -> ChouetteBot:
         return ChouetteBot(rng, LEVELS[name])
@@ -310,7 +335,7 @@ def _level(name: str) -> BotFactory:
 
 
 BOTS: dict[str, BotFactory] = {
-    "random": RandomBot,
+    "random": TableRandomBot,
     "easy": _level("easy"),
     "medium": _level("medium"),
     "hard": _level("hard"),
