@@ -181,6 +181,12 @@ def join(page: Any, invite: str, pseudo: str, place: int | None = None) -> None:
     page.wait_for_function("() => (document.querySelector('#table')?.dataset.seat ?? '') !== ''")
 
 
+def plain(text: str) -> str:
+    """Text as the tests write it: the pages set the space before « ; ! ? : » and inside
+    guillemets non-breaking (dom.js `french`), the tests with an ordinary one."""
+    return text.replace("\u202f", " ").replace("\u00a0", " ")
+
+
 def current(page: Any) -> dict[str, Any]:
     """The table message the page last drew (its view, version, result...)."""
     return page.evaluate("() => window.chouxTable && window.chouxTable.current")  # type: ignore[no-any-return]

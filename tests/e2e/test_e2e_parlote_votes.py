@@ -77,5 +77,7 @@ def test_parlote_arbitre_readers_argument_goes_to_a_secret_vote(tmp_path: Path) 
         assert shown["status"] == "rejected"
         assert shown["votes"] == [[2, False], [0, True], [3, False]]
         assert ": ne compte pas" in page.locator(".last-trick").text_content()
-        page.wait_for_function("() => document.body.textContent.includes('Vote clos : 1 pour')")
+        page.wait_for_function(
+            "() => document.body.textContent.replace(/[\\u00a0\\u202f]/g, ' ').includes('Vote clos : 1 pour')"
+        )
         assert not errors, errors

@@ -1,5 +1,5 @@
 // The table page: keeps the seat's view in sync over the WebSocket and draws it.
-import { clear, h } from "./dom.js";
+import { clear, french, h } from "./dom.js";
 import { SeatChannel, tableSocketUrl } from "./net.js";
 import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
@@ -59,7 +59,7 @@ chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)
 function showNotice(text) {
   clearTimeout(showNotice.fade);
   clearTimeout(showNotice.timer);
-  notice.textContent = text;
+  notice.textContent = french(text);
   notice.classList.remove("fading");
   notice.hidden = !text;
   if (!text) return;
@@ -140,9 +140,9 @@ function drawResult() {
   const arbiter = current.view.arbiter;
   const title = headline(result, mySeat, names(), arbiter, matchWord(renderer, current.view, result));
   if (appearing) announce([title]);
-  document.getElementById("result-title").textContent = title;
-  document.getElementById("result-place").textContent = placeLine(result, mySeat, arbiter, current.view.teams);
-  document.getElementById("result-reason").textContent = result.reason || "";
+  document.getElementById("result-title").textContent = french(title);
+  document.getElementById("result-place").textContent = french(placeLine(result, mySeat, arbiter, current.view.teams));
+  document.getElementById("result-reason").textContent = french(result.reason || "");
   const list = clear(document.getElementById("result-list"));
   const order = result.ranks.map((rank, seat) => ({ rank, seat }))
     .filter(({ seat }) => seat !== current.view.arbiter)  // a referee plays for no score
@@ -184,7 +184,7 @@ function statusLine() {
   else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
   else text = "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
-  line.textContent = text;
+  line.textContent = french(text);
   clearInterval(statusLine.timer);
   const left = current.deadline ?? current.move_clock;
   if (left !== null && left !== undefined && live) {

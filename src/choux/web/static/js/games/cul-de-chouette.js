@@ -1,6 +1,6 @@
 // Cul de Chouette at the table: the dice, every player's sheet, the shouts, bets and challenges.
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
-import { h } from "../dom.js";
+import { french, h } from "../dom.js";
 import { SharedSeats } from "./cdc/shared.js";
 import { NewsFeed, byType, clockFor, counted, gameConstants, pointsText, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
 
@@ -56,7 +56,7 @@ shared.onChange = () => {
 shared.onNotice = (seat, text) => {
   const notice = document.getElementById("notice");
   if (!notice || !lastCtx) return;
-  notice.textContent = `${lastCtx.names[seat]} : ${text}`;
+  notice.textContent = french(`${lastCtx.names[seat]} : ${text}`);
   notice.hidden = false;
 };
 
@@ -473,7 +473,7 @@ function stakeForm(name, title, entries, ctx, build, note) {
   const sync = () => {
     const entry = entries.find((e) => e.combination === select.value) || entries[0];
     input.max = String(entry.max);
-    max.textContent = `maximum : ${pointsText(entry.max)}`;
+    max.textContent = french(`maximum : ${pointsText(entry.max)}`);
     if (Number(input.value) > entry.max || !input.value) input.value = String(entry.max);
   };
   select.addEventListener("change", sync);
