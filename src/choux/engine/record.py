@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from choux.engine.base import JSON, Action, ChouxError, Game, Seat, State
 
@@ -109,6 +109,23 @@ def bot_seats(value: object, players: int) -> list[int]:
     return sorted(seats)
 
 
+def winner_names(names: Sequence[str], result: object, bots: Sequence[int] = ()) -> list[str]:
+    """The names ranked first in a stored result (read defensively: a bad one names nobody),
+    « (robot) » after a bot's, for the pages that tell who won.
+
+    >>> winner_names(["Anne", "Bob"], {"ranks": [2, 1]}, [1]), winner_names(["Anne"], None)
+    (['Bob (robot)'], [])
+    """
+    ranks = result.get("ranks") if isinstance(result, dict) else None
+    if not isinstance(ranks, list):
+        return []
+    return [
+        names[seat] + (" (robot)" if seat in bots else "")
+        for seat, rank in enumerate(ranks[: len(names)])
+        if rank == 1
+    ]
+
+
 def _seat(value: Any) -> Seat | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
@@ -141,23 +158,18 @@ def replay(record: Record, game: Game) -> State:
             state.apply(seat, game.action_from_json(data))
         except ChouxError as error:
             raise RecordError(f"action {index} ({data}) does not apply: {error}") from error
+    _check_ending(record, state)
+    return state
+
+
+def _check_ending(record: Record, state: State) -> None:
+    """RecordError unless the replayed `state` has the record's chance outcomes and result."""
     if record.chance and state.chance != record.chance:
         raise RecordError("the chance outcomes (deals, dice) differ from the record")
     outcome = state.outcome()
     result = outcome.to_json() if outcome is not None else None
     if record.result != result:
         raise RecordError(f"the result differs: record {record.result}, replay {result}")
-    return state
-
-
-def agrees_with_rules(record: Record, game: Game) -> bool:
-    """Whether today's rules give the record's chance outcomes and result: a game finished
-    before a rule changed may replay differently (its recorded result still stands)."""
-    try:
-        replay(record, game)
-    except RecordError:
-        return False
-    return True
 
 
 def _check_version(record: Record, game: Game) -> None:
@@ -170,10 +182,26 @@ def _check_version(record: Record, game: Game) -> None:
         )
 
 
+class Film(NamedTuple):
+    """A finished game as the replay viewer shows it."""
+
+    #: the view before the first move and after each one, its log lines and the move's label
+    steps: list[dict[str, JSON]]
+    #: whether today's rules give the record's chance outcomes and result: a game finished
+    #: before a rule changed may replay differently (its recorded result still stands)
+    agrees: bool
+
+
 def replay_steps(record: Record, game: Game, viewer: Seat | None = None) -> list[dict[str, JSON]]:
-    """What the replay viewer shows: the view of `viewer` (None: a spectator) before the
-    first move and after each one, with its log lines and the move's label. Only finished
-    games are replayed, so any seat's view may be shown. ChouxError if it does not replay."""
+    """What the replay viewer shows (`Film.steps`). ChouxError if it does not replay."""
+    return film(record, game, viewer).steps
+
+
+def film(record: Record, game: Game, viewer: Seat | None = None) -> Film:
+    """The view of `viewer` (None: a spectator) before the first move and after each one,
+    with its log lines and the move's label, and whether the replay ends as recorded. Only
+    finished games are replayed, so any seat's view may be shown. ChouxError if it does not
+    replay."""
     state = game.new(record.players, record.seed, record.options)
     names = record.player_names()
     steps: list[dict[str, JSON]] = [
@@ -190,7 +218,12 @@ def replay_steps(record: Record, game: Game, viewer: Seat | None = None) -> list
                 "label": action.label(),
             }
         )
-    return steps
+    try:
+        _check_version(record, game)
+        _check_ending(record, state)
+    except RecordError:
+        return Film(steps, False)
+    return Film(steps, True)
 
 
 def read_jsonl(path: Path) -> Iterator[Record]:

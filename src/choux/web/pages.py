@@ -11,7 +11,14 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
 from choux.engine.fairness import commitment
-from choux.engine.record import Record, RecordError, agrees_with_rules, replay_steps
+from choux.engine.record import (
+    Record,
+    RecordError,
+    bot_seats,
+    film,
+    replay_steps,
+    winner_names,
+)
 from choux.play.chat_store import messages_of_record
 from choux.play.correspondence import parse_rule
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
@@ -74,9 +81,8 @@ async def lobby(request: Request) -> Response:
     titles = {info.name: info.title for info in catalog()}
     for item in recent:
         item["title"] = titles.get(item["game"], item["game"])
-        result = item.get("result") or {}
-        ranks = result.get("ranks") or []
-        item["winners"] = [n for n, r in zip(item["names"], ranks, strict=False) if r == 1]
+        bots = bot_seats(item.get("bots"), len(item["names"]))
+        item["winners"] = winner_names(item["names"], item.get("result"), bots)
     return render(
         request,
         "lobby.html",
@@ -445,16 +451,11 @@ async def replay_page(request: Request, record_id: int) -> Response:
         raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)
     try:
         game = games.get(record.game)
-        steps = replay_steps(record, game)
+        shown = film(record, game)
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
     names = record.player_names()
-    ranks = (record.result or {}).get("ranks")
-    winners = [
-        names[seat] + (" (robot)" if seat in record.bots else "")
-        for seat, rank in enumerate(ranks if isinstance(ranks, list) else [])
-        if rank == 1 and seat < len(names)
-    ]
+    winners = winner_names(names, record.result, record.bots)
     return render(
         request,
         "replay.html",
@@ -464,10 +465,10 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "game": game,
             "names": names,
             "winners": winners,
-            "rules_agree": agrees_with_rules(record, game),
+            "rules_agree": shown.agrees,
             "bots": record.bots,
             "data": {
-                "steps": steps,
+                "steps": shown.steps,
                 "names": names,
                 "bots": record.bots,
                 "result": record.result,
