@@ -9,7 +9,7 @@ import pytest
 from choux import games
 from choux.engine.base import Seat
 from choux.engine.playout import play_out
-from choux.engine.record import RecordError, replay, replay_steps, start
+from choux.engine.record import RecordError, film, replay, replay_steps, start
 
 
 def finished(name: str, seed: int = 3):  # type: ignore[no-untyped-def]
@@ -37,3 +37,15 @@ def test_a_record_is_not_replayed_by_another_game() -> None:
     _, _, record = finished("chouine")
     with pytest.raises(RecordError, match="chouine"):
         replay(record, games.get("chouineurs"))
+
+
+def test_a_record_of_other_rules_is_refused_and_its_film_says_so() -> None:
+    """A game finished under rules since changed is not re-scored by today's code: `replay`
+    refuses it by name, and the replay page's film shows it but flags that it may differ."""
+    game, _, record = finished("cul-de-chouette")
+    assert replay(record, game).is_over() and film(record, game).agrees
+    record.rules_version = str(int(game.rules_version) - 1)
+    with pytest.raises(RecordError, match=f"rules version {record.rules_version}"):
+        replay(record, game)
+    shown = film(record, game)
+    assert not shown.agrees and len(shown.steps) == len(record.actions) + 1

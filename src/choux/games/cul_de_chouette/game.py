@@ -19,6 +19,10 @@ class CulDeChouette(Game):
 
     name: ClassVar[str] = "cul-de-chouette"
     title: ClassVar[str] = "Cul de Chouette"
+    #: "2" since 2026-12-03: a cry made too late, a right cry repeated during a Suite's race,
+    #: a Chouette Velute in a challenge roll and the Civet's stake now score as
+    #: `shared/rules/` decides; a record of version "1" may end otherwise under these rules
+    rules_version: ClassVar[str] = "2"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     codec = CODEC
