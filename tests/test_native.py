@@ -6,7 +6,9 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import json
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -62,3 +64,35 @@ def test_a_build_is_stale_once_a_source_or_an_import_of_it_changes(
     assert native.compiled_sources() == [src / relative]
     shutil.copy(package / "helper.py", package / "hot.py")  # the compiled source itself
     assert native.compiled_sources() == []
+
+
+#: a few seeded random games of each compiled game, printed as their records: the compiled
+#: build must compute exactly what the sources compute
+SAME_GAMES = """
+import json, random
+from choux import games
+from choux.engine.playout import play_out
+from choux.engine.record import start
+for name, players, options in (("chouine", 2, {}), ("chouine", 4, {}),
+                               ("cul-de-chouette", 4, {"objectif": 100}),
+                               ("cul-de-chouette", 3, {"banque": True, "objectif": 60})):
+    game = games.get(name)
+    for seed in range(3):
+        state, record = start(game, players, seed, options)
+        bots = [game.make_bot("random", random.Random(seed * 10 + s)) for s in range(players)]
+        play_out(state, bots, record)
+        print(record.dumps())
+"""
+
+
+def test_the_compiled_build_plays_exactly_as_the_sources() -> None:
+    if not native.compiled_sources():
+        pytest.skip("no fresh compiled build (make setup builds it; CHOUX_NATIVE=0 is set)")
+    runs = []
+    for flag in ("1", "0"):
+        env = {**os.environ, "CHOUX_NATIVE": flag}
+        done = subprocess.run(
+            [sys.executable, "-c", SAME_GAMES], env=env, capture_output=True, text=True, check=True
+        )
+        runs.append(done.stdout)
+    assert runs[0].count("\n") == 12 and runs[0] == runs[1]

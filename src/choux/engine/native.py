@@ -145,9 +145,9 @@ def build(sources: list[str], train: str | None = None) -> None:
     """Compile `sources` (paths of ``.py`` files under ``src``) with mypyc into BUILD_DIR
     and write the manifest last (a failed build leaves no manifest: the ``.py`` files run).
 
-    `train`: a module whose ``train()`` runs the compiled modules' typical work. The
-    modules are then compiled instrumented first, ``train()`` runs once in a child
-    process, and the final build uses its counts (gcc's profile-guided optimization: hot
+    `train`: modules (comma-separated) whose ``train()`` runs the compiled modules' typical
+    work. The modules are then compiled instrumented first, each ``train()`` runs once in a
+    child process, and the final build uses its counts (gcc's profile-guided optimization: hot
     paths together, mypyc's error handling out of the way). Only with GCC; if anything in
     it fails, the final build is the plain one. Either way it computes the same."""
     from mypyc.build import mypycify
@@ -155,6 +155,8 @@ def build(sources: list[str], train: str | None = None) -> None:
     src = PACKAGE_ROOT.parent
     relative = sorted(str(Path(s).resolve().relative_to(src)) for s in sources)
     MANIFEST.unlink(missing_ok=True)
+    # a module compiled by an earlier build and no longer listed would shadow its source
+    shutil.rmtree(BUILD_DIR / PACKAGE_ROOT.name, ignore_errors=True)
     here = Path.cwd()
     os.chdir(src)  # mypyc names modules after paths relative to the working directory
     try:
@@ -213,8 +215,9 @@ def _is_gcc() -> bool:
     return "Free Software Foundation" in done.stdout
 
 
-def _trained(extensions: list[Any], src: Path, relative: list[str], module: str) -> bool:
-    """Build instrumented, then run ``module.train()`` in a child process on that build;
+def _trained(extensions: list[Any], src: Path, relative: list[str], modules: str) -> bool:
+    """Build instrumented, then run each ``train()`` of `modules` (comma-separated) in a
+    child process on that build;
     whether the profile is there (on any failure the caller makes the plain build)."""
     shutil.rmtree(PROFILE_DIR, ignore_errors=True)
     try:
@@ -230,7 +233,7 @@ def _trained(extensions: list[Any], src: Path, relative: list[str], module: str)
         )
         _write_manifest(src, relative)
         env = {**os.environ, "CHOUX_NATIVE": "1"}
-        code = f"import {module} as m; m.train()"
+        code = "".join(f"import {m}; {m}.train(); " for m in modules.split(","))
         done = subprocess.run([sys.executable, "-c", code], env=env, check=False)
     except (Exception, SystemExit) as error:  # setuptools reports a failed compile by exiting
         print(f"warning: the instrumented build failed ({error}): plain build", flush=True)
@@ -238,7 +241,7 @@ def _trained(extensions: list[Any], src: Path, relative: list[str], module: str)
     finally:
         MANIFEST.unlink(missing_ok=True)
     if done.returncode != 0:
-        print(f"warning: training the build with {module} failed: plain build", flush=True)
+        print(f"warning: training the build with {modules} failed: plain build", flush=True)
     return done.returncode == 0
 
 

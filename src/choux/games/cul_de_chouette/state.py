@@ -126,8 +126,13 @@ class CulDeChouetteState(State):
 
     game_name = "cul-de-chouette"
 
-    def __init__(self, players: int, seed: int, options: dict[str, JSON]) -> None:
+    def __init__(
+        self, players: int, seed: int, options: dict[str, JSON], *, blank: bool = False
+    ) -> None:
+        """A new game; `blank`: an empty shell that `clone` fills in."""
         self.n = players
+        if blank:
+            return
         self.rng = random.Random(seed)
         self.chance: list[JSON] = []
         self.real = options.get("des", "site") == "reels"
@@ -428,33 +433,35 @@ class CulDeChouetteState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> CulDeChouetteState:
-        twin = object.__new__(CulDeChouetteState)
-        d = self.__dict__.copy()
-        for key in (
-            "present",
-            "scores",
-            "bank",
-            "grelottine",
-            "civet",
-            "boucliette",
-            "pg_used",
-            "pg_earned",
-            "bevue_pressed",
-            "bevues",
-            "shouted_out",
-            "passed",
-            "chance",
-            "dice",
-            "chouettes",
-            "erred",
-        ):
-            d[key] = list(d[key])
-        d["rng"] = copy_rng(self.rng)
-        d["_cache"] = {}
-        d["_actors"] = None
-        d["_pending"] = None
-        d["_events"] = []
-        twin.__dict__.update(d)
+        """An independent copy, attribute by attribute: the module may run compiled (mypyc),
+        whose objects have no `__dict__`. Lists are copied; tuples, sub-states and the
+        per-step `kinds` are never edited in place, so they are shared."""
+        twin = CulDeChouetteState(self.n, 0, {}, blank=True)
+        # the table
+        twin.rng, twin.chance = copy_rng(self.rng), list(self.chance)
+        twin.real, twin.scribe = self.real, self.scribe
+        twin.target, twin.cap, twin.bevue_button = self.target, self.cap, self.bevue_button
+        twin.scores = list(self.scores)
+        twin.banque, twin.bank, twin.bank_tier = self.banque, list(self.bank), self.bank_tier
+        twin.bank_moved = self.bank_moved
+        twin.present, twin.seated, twin.partner = list(self.present), self.seated, self.partner
+        twin.grelottine, twin.civet = list(self.grelottine), list(self.civet)
+        twin.boucliette = list(self.boucliette)
+        twin.pg_used, twin.pg_earned = list(self.pg_used), list(self.pg_earned)
+        twin.roller, twin.turn, twin.step = self.roller, self.turn, self.step
+        twin.over, twin.winner, twin.last_roll = self.over, self.winner, self.last_roll
+        twin.late, twin.kinds = self.late, self.kinds
+        # the turn
+        twin.bevue_pressed, twin.bevues = list(self.bevue_pressed), list(self.bevues)
+        twin.shouted_out, twin.passed = list(self.shouted_out), list(self.passed)
+        twin.dice, twin.chouettes = list(self.dice), list(self.chouettes)
+        twin.reading = self.reading
+        twin.civet_bet, twin.civet_pending = self.civet_bet, self.civet_pending
+        twin.bought_by, twin.race, twin.sip = self.bought_by, self.race, self.sip
+        twin.challenge, twin.bleu, twin.tiebreak = self.challenge, self.bleu, self.tiebreak
+        twin.erred = list(self.erred)
+        # what is derived from the rest
+        twin._events, twin._cache, twin._actors, twin._pending = [], {}, None, None
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> CulDeChouetteState:
