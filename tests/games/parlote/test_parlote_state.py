@@ -318,15 +318,27 @@ def test_only_counted_arguments_compete_for_the_trick() -> None:
     assert "arguments retenus" in state.tricks[-1].why
 
 
-def test_play_clock_plays_the_first_card_without_argument() -> None:
-    state = arrange(
-        4, options={"mode": "jury"}, reader=0, hands=standard_hands(), contract=contract_for()
-    )
-    card = first(state, 1)
-    deadline = state.deadline()
-    assert deadline is not None and deadline.seconds == 90
-    state.apply(None, Clock())
-    assert state.trick[-1].card == card and state.trick[-1].status == NONE
+def test_play_clock_plays_a_card_of_the_hand_at_random_without_argument() -> None:
+    """The card the clock plays tells nothing of the hand: it is not the first in the hand's
+    order (which would say the late player holds no card of an earlier colour)."""
+    played = set()
+    for seed in range(12):
+        state = arrange(
+            4,
+            seed=seed,
+            options={"mode": "jury"},
+            reader=0,
+            hands=standard_hands(),
+            contract=contract_for(),
+        )
+        hand = list(state.hands[1])
+        deadline = state.deadline()
+        assert deadline is not None and deadline.seconds == 90
+        state.apply(None, Clock())
+        assert state.trick[-1].status == NONE and state.trick[-1].card in hand
+        assert sorted(state.hands[1] + [state.trick[-1].card]) == sorted(hand)
+        played.add(hand.index(state.trick[-1].card))
+    assert len(played) >= 3  # not one fixed place in the hand
 
 
 def test_play_clock_follows_the_table_option() -> None:

@@ -31,6 +31,9 @@ class ParloteGame(Game):
 
     name = "parlote"
     title = "La parlote coinchée"
+    #: "2" since 2026-12-03: the play clock plays a card drawn at random (the first of the
+    #: hand before), which also moves every later draw of the game's generator
+    rules_version = "2"
     min_players = 4
     max_players = 5
     options = (

@@ -374,7 +374,9 @@ class ParloteState(State):
         if self.phase == BIDDING:
             return self._pass(self.turn, timeout=True)
         if self.window is None:
-            code = self.hands[self.turn][0]
+            # any card of the hand, drawn at random: a fixed pick (the first in the hand's
+            # order) would tell the table which colours the late player does not hold
+            code = self.rng.choice(self.hands[self.turn])
             events = [Event("clock", "Temps écoulé !", self.turn)]
             return events + self._put_card(self.turn, code, "")
         if self.window.kind == CONTEST:
