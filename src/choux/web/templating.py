@@ -10,11 +10,25 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import Template
 from markupsafe import Markup, escape
 
 from choux.engine.french import joined
+from choux.web.typography import typeset_html
+
+
+class FrenchPage(Template):
+    """A page whose text is set the French way once rendered (typography.typeset_html): no
+    line of it starts with « ! » or « : », whether the words come from the template or from
+    the server (a game's result, an error message). Included templates and imported macros
+    are rendered within their page, hence set once with it."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        return typeset_html(super().render(*args, **kwargs))
+
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.template_class = FrenchPage
 
 
 def rich_text(text: str) -> Markup:

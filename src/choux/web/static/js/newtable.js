@@ -1,6 +1,8 @@
 // Create-table form: show only as many seat rows as there are players, offer only seated
 // places for a seat-valued option (the scribe), and show an option only when it matters
 // (the scribe with real dice).
+import { french } from "./dom.js";
+
 const players = document.getElementById("players");
 const form = document.getElementById("new-table");
 
@@ -36,7 +38,7 @@ function updateCorrespondence() {
   const hint = document.getElementById("correspondence-hint");
   if (!time || !hint) return;
   const days = time.value !== "";
-  hint.textContent = days ? hint.dataset.days : hint.dataset.live;
+  hint.textContent = french(days ? hint.dataset.days : hint.dataset.live);  // as the server set it
   const timeout = document.getElementById("correspondence-timeout");
   if (timeout) timeout.hidden = !days;
 }

@@ -91,7 +91,8 @@ function waitingOn(view) {
 
 function drawSeats() {
   clear(seatsBox);
-  const actors = new Set(waitingOn(current.view));
+  // before the start nobody is waited for: a free place in gold read as « its turn »
+  const actors = new Set(current.status === "open" ? [] : waitingOn(current.view));
   const scores = current.view.scores || null;
   for (const s of current.seats) {
     const classes = ["seat-chip"];
@@ -162,6 +163,14 @@ function drawResult() {
   if (current.next_code) {
     next.hidden = false;
     next.href = `/t/${current.next_code}`;
+    // a friend already opened the rematch: one way in, not « Rejouer » beside it (both led
+    // to the same table, where a player of this one gets their seat back)
+    const rematch = document.getElementById("rematch-form");
+    if (rematch) {
+      rematch.hidden = true;
+      next.classList.add("primary");
+      next.textContent = "Rejoindre la revanche";
+    } else next.textContent = "Voir la revanche";
   }
 }
 
@@ -173,7 +182,10 @@ function statusLine() {
   const acting = view.actors || [];
   const myTurn = mySeat !== null && live && waiting.includes(mySeat);
   let text;
-  if (current.status === "open") text = "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
+  if (current.status === "open") {
+    text = mySeat === null ? "La table attend ses joueurs : prenez une place libre pour jouer."
+      : "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
+  }
   else if (current.status === "over") text = (renderer.overText && renderer.overText(view)) || "Partie terminée.";
   else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
@@ -291,6 +303,7 @@ function draw() {
   const myTurn = statusLine();
   clear(board);
   (renderer.render || generic.render)(board, current.view, ctx);
+  waitingNote();
   clear(actionsBox);
   const legal = current.status === "live" ? current.view.legal || [] : [];
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
@@ -298,6 +311,18 @@ function draw() {
   drawResult();
   bringTurnIntoView(myTurn);
   firstDraw = false;
+}
+
+/** Before the start the board is the first deal, greyed, under a line that says when the
+ * game starts: « La main est à Place 4 » read as if the game waited for a free place. */
+function waitingNote() {
+  const open = current.status === "open";
+  board.classList.toggle("before-start", open);
+  if (!open) return;
+  const free = current.seats.filter((s) => s.kind === "open").length;
+  const text = free > 1 ? `La partie commence dès que les ${free} places libres sont prises.`
+    : free === 1 ? "La partie commence dès que la dernière place libre est prise." : "La partie commence…";
+  board.prepend(h("p", { class: "start-note", text }));
 }
 
 document.getElementById("copy-invite")?.addEventListener("click", async () => {

@@ -127,8 +127,13 @@ function chooser(view, ctx, box) {
 function sheetEl(view, ctx) {
   if (!view.sheet || !view.sheet.length) return null;
   const table = h("table", { class: "cx-sheet" });
-  const head = h("tr", {}, h("th", { text: "Manche" }));
-  for (let seat = 0; seat < view.players; seat += 1) head.append(h("th", { text: ctx.names[seat] }));
+  // on a phone « Manche » reads « n° » and a long name is cut (in full in its title): five
+  // players' columns fit the screen, the last one (the leader's, maybe) with them
+  const head = h("tr", {}, h("th", {}, h("span", { class: "cx-round-long", text: "Manche" }),
+    h("span", { class: "cx-round-short", "aria-hidden": "true", text: "n°" })));
+  for (let seat = 0; seat < view.players; seat += 1) {
+    head.append(h("th", { title: ctx.names[seat] }, h("span", { class: "cx-sheet-name", text: ctx.names[seat] })));
+  }
   table.append(h("thead", {}, head));
   const body = h("tbody");
   for (const entry of view.sheet) {
