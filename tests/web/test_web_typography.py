@@ -47,7 +47,11 @@ def test_the_rule_is_dom_js_french() -> None:
         f"Atout{NBSP}: cœur{NARROW}! Qui{NARROW}? Oui{NARROW}; «{NBSP}moi{NARROW}»"
     )
     assert typeset("à 12:30, http://choux.example/t/ab?cle=x:y") == (
-        "à 12:30, http://choux.example/t/ab?cle=x:y"
+        f"à{NBSP}12:30, http://choux.example/t/ab?cle=x:y"
+    )
+    # a number keeps the word after it, « à » the number after it; not « Place 4 » to its left
+    assert typeset("Manche : 392 à 100 ; Place 4 a 22 points (3 plis)") == (
+        f"Manche{NBSP}: 392{NBSP}à{NBSP}100{NARROW}; Place 4{NBSP}a 22{NBSP}points (3{NBSP}plis)"
     )
 
 

@@ -1,7 +1,8 @@
 """French typography of the pages the server renders: the rule of dom.js `french`.
 
 French sets a space before « ; ! ? : » and inside guillemets; it must not break there, or a
-phone's line starts with « ! » or « : ». The pages' script sets those spaces non-breaking in
+phone's line starts with « ! » or « : ». Nor between a number and the word after it, or
+« à » and the number after it (« 22 points », « 392 à 100 »). The pages' script sets those spaces non-breaking in
 what it draws (dom.js `french`); `typeset_html` does the same to every page rendered from the
 templates (templating.py), literal text and inserted values alike. Only the text a person
 reads changes: tags and their attributes (URLs, values, data), comments, scripts and JSON
@@ -20,6 +21,8 @@ NARROW_NBSP = "\u202f"  # before ; ! ? and the closing guillemet
 NBSP = "\u00a0"  # before : and after the opening guillemet
 
 _BEFORE_NARROW = re.compile(r" ([;!?»])")
+_NUMBER_THEN_WORD = re.compile(r"(\d) (?=[^\W\d_])")
+_A_THEN_NUMBER = re.compile(r"(^|[\s(])à (?=\d)")
 
 
 def typeset(text: str) -> str:
@@ -28,9 +31,14 @@ def typeset(text: str) -> str:
     >>> typeset("Bien joué ! Score : 12:30 ; « moi ! »") == (
     ...     "Bien joué\u202f! Score\u00a0: 12:30\u202f; «\u00a0moi\u202f!\u202f»")
     True
+    >>> typeset("Manche : 392 à 100 (22 points)") == (
+    ...     "Manche\u00a0: 392\u00a0à\u00a0100 (22\u00a0points)")
+    True
     """
     text = _BEFORE_NARROW.sub(NARROW_NBSP + r"\1", text)
-    return text.replace(" :", NBSP + ":").replace("« ", "«" + NBSP)
+    text = text.replace(" :", NBSP + ":").replace("« ", "«" + NBSP)
+    text = _NUMBER_THEN_WORD.sub(r"\1" + NBSP, text)
+    return _A_THEN_NUMBER.sub(r"\1à" + NBSP, text)
 
 
 # what is not text to read: a comment, an element whose content is kept as written (script,

@@ -3,13 +3,17 @@
 /**
  * French typography for what is shown: the space before « ; ! ? : » and inside guillemets
  * becomes non-breaking (a narrow one before « ; ! ? »), as French printers set it, so that
- * no line starts with one of them. Shown text only: attributes and values stay as they are.
+ * no line starts with one of them; a number stays with the word after it and « à » with
+ * the number after it (« 22 points », « 392 à 100 »). Shown text only: attributes and values
+ * stay as they are. The server's pages follow the same rule (web/typography.py).
  */
 export function french(text) {
   return String(text)
     .replace(/ ([;!?»])/g, "\u202f$1")
     .replace(/ :/g, "\u00a0:")
-    .replace(/« /g, "«\u00a0");
+    .replace(/« /g, "«\u00a0")
+    .replace(/(\d) (?=\p{L})/gu, "$1\u00a0")
+    .replace(/(^|[\s(])à (?=\d)/gu, "$1à\u00a0");
 }
 
 export function h(tag, attrs = {}, ...children) {
