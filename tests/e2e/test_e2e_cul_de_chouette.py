@@ -634,3 +634,27 @@ def test_phone_dock_leaves_the_score_sheets_visible_and_idle_shouts_look_idle(
         wait_view(page, f"v.passed.includes({A})")
         assert page.locator("[data-dialog=paris]").count() == 0
         assert not errors, errors
+
+
+def test_the_situation_box_leaves_with_the_turn_that_ended_the_game(tmp_path: Path) -> None:
+    """A game won on a Sirotage: the final view still holds the sip (the engine keeps the
+    last turn's parts), but the board no longer says « Sirotage sur un 6 » as if it ran on."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, DESKTOP)
+        code = prepared_table(page, server, "cul-de-chouette", "Perceval", 3, {"des": '"reels"'})
+        state = arrange(3, scores=[300, 0, 0], roller=A)
+        dice(state, 6, 6)
+        others_pass(state)  # nobody buys the Cul
+        dice(state, 1)
+        state.apply(A, Sip(True))
+        put_state(server, code, state)
+        wait_view(page, "v.step === 'sirotage'")
+        assert "Sirotage sur un 6" in page.locator(".cdc-situation").inner_text()
+        others_pass(state)  # no bets
+        dice(state, 6)  # Cul de Chouette of 6: 400 points, the game is won
+        assert state.over and state.view(None)["sirotage"] is not None
+        put_state(server, code, state)
+        wait_view(page, "v.over")
+        page.wait_for_selector(".sheet.winner")
+        assert page.locator(".cdc-situation").count() == 0
+        assert not errors, errors

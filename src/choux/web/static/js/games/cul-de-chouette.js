@@ -176,6 +176,7 @@ function newsStrip(ctx) {
 }
 
 function situation(view, ctx) {
+  if (view.over) return null; // the turn that ended the game is over too (its last roll stays shown)
   const names = ctx.names;
   const parts = [];
   if (view.race) {
