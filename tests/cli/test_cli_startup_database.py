@@ -89,3 +89,41 @@ def test_a_bad_rate_limit_setting_stops_the_start_with_one_french_line(tmp_path:
     )
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "CHOUX_LIMIT_CREATE invalide" in result.stderr
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused_until_the_first_dies(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one SQLite file (a copy-pasted unit file, a second terminal) would
+    each keep their own copy of the tables: the pages served by one showed an old game for
+    ever, and the bots of a table played in both. The second one now refuses to start; a
+    first one killed with SIGKILL leaves no lock behind."""
+    import fcntl
+    import os
+    import signal
+    import time
+
+    import httpx
+
+    path = tmp_path / "choux.sqlite3"
+    port = free_port()
+    first = subprocess.Popen(
+        [sys.executable, "-m", "choux", "serve", "--port", str(port), "--db", f"sqlite:///{path}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert first.poll() is None and time.monotonic() < deadline, "no first server"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert_refused(serve(path), "déjà utilisée par un autre serveur Choux")
+    finally:
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+    with open(f"{path}-lock", "ab") as lock:  # the killed server's lock went with it
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -160,3 +160,36 @@ def test_an_open_correspondence_table_waits_days_for_its_players(sqlite_url: str
         wait_for(lambda: stored(c, at_once).status == "over")
         c.portal.call(asyncio.sleep, 0.5)
         assert stored(c, days).status == "open"
+
+
+def test_a_correspondence_table_against_a_bot_keeps_its_rule_and_deadlines(
+    sqlite_url: str,
+) -> None:
+    """A table with a bot is live as soon as it is created: its first deadline is looked
+    for while the form's handler is still making it a correspondence table. That read
+    (no rule yet) must not make the process forget the rule once it is stored: before,
+    about one such table in three never had a deadline again (its timeouts never fired,
+    and an absent person was replaced by a bot as at a table played in one sitting)."""
+    with client(sqlite_url, correspondence_scale=1000.0) as alice:
+        service = alice.app.state.service
+        codes = []
+        for _ in range(12):
+            page = alice.get("/nouvelle?jeu=chouine")
+            data = {
+                "csrf": csrf_of(page.text),
+                "jeu": "chouine",
+                "joueurs": "2",
+                "pseudo": "Alice",
+                "place_0": "human",
+                "place_1": "bot:random",
+                "pendule": "0",
+                "correspondance": str(HOUR),
+                "echeance": "bot",
+            }
+            response = alice.post("/tables", data=data, follow_redirects=False)
+            assert response.status_code == 303, response.text
+            codes.append(str(response.headers["location"]).rsplit("/", 1)[1])
+        for code in codes:
+            table = service.tables[code]
+            wait_for(lambda t=table: t.move_at is not None)  # Alice's turn has its deadline
+            assert alice.portal.call(service.rule_for, table) is not None

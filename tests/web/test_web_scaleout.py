@@ -60,3 +60,24 @@ def test_a_write_by_another_process_is_caught_up_then_the_action_rechecked(
         assert table.version == 1 and table.state.total == 1
         c.portal.call(service.act, table, 1, {"type": "add", "n": 2}, "z")
         assert table.version == 2 and table.state.total == 3
+
+
+@pytest.mark.postgres
+def test_an_open_table_made_on_one_process_is_in_the_lobby_of_the_other(course: str) -> None:
+    """Each process loads the open tables at start; one made elsewhere afterwards was
+    missing from its lobby (half the visitors behind the proxy never saw it) until it
+    restarted."""
+    problem = postgres_problem()
+    if problem:
+        pytest.skip(problem)
+    with (
+        redis_server() as redis_url,
+        postgres_schema() as db,
+        client(db, redis_url=redis_url) as a,
+        client(db, redis_url=redis_url) as b,
+    ):
+        code = create_table(a, course, ["human", "human"], "Alice")
+        assert f"/t/{code}" in a.get("/").text
+        assert f"/t/{code}" in b.get("/").text
+        assert join(b, code, "Bob").status_code == 303  # and it can be joined from there
+        wait_for(lambda: a.app.state.service.tables[code].status == "live")

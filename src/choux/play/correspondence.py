@@ -103,7 +103,10 @@ class Correspondence(Presence, Scheduler):
 
     async def rule_for(self, table: LiveTable) -> Rule | None:
         if table.row.id not in self.rules:
-            self.rules[table.row.id] = await cs.rule_of(self.store, table.row.id)
+            rule = await cs.rule_of(self.store, table.row.id)
+            # a table made a correspondence table while this read was on its way (a table
+            # live at creation: its first deadline is looked for at once) keeps its rule
+            self.rules.setdefault(table.row.id, rule)
         return self.rules[table.row.id]
 
     # ------------------------------------------------------------------ deadlines
@@ -137,8 +140,9 @@ class Correspondence(Presence, Scheduler):
             return  # being fired here: its deadline is the stored one, passed
         try:
             rule = await self.rule_for(table)
-        except Exception as error:  # the store away: the next change or restart sets it
+        except Exception as error:  # the store away: try again while the table waits
             log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            self._retry_deadline(table, version)
             return
         if rule is None or table.version != version:
             return
@@ -149,8 +153,9 @@ class Correspondence(Presence, Scheduler):
             due = datetime.now(UTC) + timedelta(seconds=seconds)
         try:
             stored = await cs.set_due(self.store, table.row.id, version, due)
-        except Exception as error:  # the store away: the next change or restart sets it
+        except Exception as error:  # the store away: try again while the table waits
             log.warning("table %s: deadline not stored: %s", table.code, error)
+            self._retry_deadline(table, version)
             return
         if stored is not True:
             due = stored if isinstance(stored, datetime) else None
@@ -162,6 +167,19 @@ class Correspondence(Presence, Scheduler):
         if stored is True and waited:
             for hook in self.turn_hooks:
                 self._days_task(self._run_hook(hook, table, waited))
+
+    def _retry_deadline(self, table: LiveTable, version: int) -> None:
+        """The store could not read the rule or keep the deadline of `version`: write it a
+        little later, as long as the table waits at that version. Without it, that turn
+        had no deadline at all (its timeout never fired, nobody was told it was their
+        turn) until the next restart."""
+
+        async def later() -> None:
+            await asyncio.sleep(self.settings.store_retry_seconds)
+            if table.version == version and table.status == "live" and not self._closing:
+                await self._set_deadline(table, version)
+
+        self._days_task(later())
 
     async def _run_hook(self, hook: TurnHook, table: LiveTable, seats: list[int]) -> None:
         try:

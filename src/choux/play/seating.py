@@ -197,16 +197,23 @@ class Seating(ServiceBase):
 
         self._spawn(table, "fill", later())
 
+    async def load_open_elsewhere(self) -> None:
+        """Several processes: load the open tables the other processes created since this
+        one started (it loaded those of before at start-up), so that its lobby and quick
+        play offer them too."""
+        if not self.settings.redis_url:
+            return
+        for code in (await self.store.table_codes(("open",)))[:MAX_QUICK_LOOKUPS]:
+            if code not in self.tables:
+                try:
+                    await self.get(code)
+                except TableError:
+                    continue
+
     async def waiting_public(self, game: str, player: str) -> list[LiveTable]:
         """The public tables of `game` waiting for players, oldest first, not `player`'s.
         With several processes, open tables created elsewhere are loaded first."""
-        if self.settings.redis_url:
-            for code in (await self.store.table_codes(("open",)))[:MAX_QUICK_LOOKUPS]:
-                if code not in self.tables:
-                    try:
-                        await self.get(code)
-                    except TableError:
-                        continue
+        await self.load_open_elsewhere()
         waiting = [
             t
             for t in self.tables.values()

@@ -508,8 +508,18 @@ class Store:
             )
 
     async def claim_seat(self, table_id: int, seat: SeatRow) -> bool:
-        """Give a free seat to a person; False if another process took it first."""
+        """Give a free seat to a person; False if another process took it first.
+
+        The last free seat starts the game in the same transaction: a process killed
+        between two commits, or two processes taking the last two seats at once, would
+        otherwise leave a full table waiting for players for ever. The table's row is
+        written first, so that claims of one table's seats are taken one after the other
+        (each sees the seats the previous one took; on SQLite, a write first also takes
+        the write lock at once, where a read first could not wait for it)."""
         async with self.db.begin() as conn:
+            await conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(updated_at=_now())
+            )
             result = await conn.execute(
                 update(seats_t)
                 .where(
@@ -521,7 +531,20 @@ class Store:
                     kind=seat.kind, name=seat.name, token_hash=seat.token_hash, player=seat.player
                 )
             )
-            return bool(result.rowcount == 1)
+            if result.rowcount != 1:
+                return False
+            free = await conn.execute(
+                select(seats_t.c.seat).where(
+                    seats_t.c.table_id == table_id, seats_t.c.kind == "open"
+                )
+            )
+            if free.first() is None:
+                await conn.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id == table_id, tables_t.c.status == "open")
+                    .values(status="live", updated_at=_now())
+                )
+            return True
 
     async def set_status(self, table_id: int, status: str) -> None:
         async with self.db.begin() as conn:

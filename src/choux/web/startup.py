@@ -6,7 +6,11 @@ line and a non-zero exit code, not a traceback after « servi ».
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
 
 from sqlalchemy import create_engine, delete, insert
 from sqlalchemy.engine import make_url
@@ -30,6 +34,39 @@ def check_database(url: str) -> str | None:
             engine.dispose()
     except Exception as error:
         return f"La base de données {shown} est inutilisable : {explain(error)}"
+    return None
+
+
+#: the lock files this process holds for as long as it runs (see `hold_database`)
+_held: list[IO[bytes]] = []
+
+
+def hold_database(url: str) -> str | None:
+    """SQLite serves one process: None once this process holds its file's lock, else why
+    not (in French). A second server on the same file would keep its own copy of every
+    table in memory and never hear of the other's moves: its pages would show an old game
+    for ever and the bots of a table would play in both. The lock is the kernel's (`flock`
+    on `<file>-lock`): a server that is killed leaves none behind."""
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        handle = open(f"{Path(database).resolve()}-lock", "ab")  # noqa: SIM115 (held until exit)
+    except OSError as error:
+        return f"La base de données {shown} est inutilisable : {explain(error)}"
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        with contextlib.suppress(OSError):
+            handle.close()
+        return (
+            f"La base de données {shown} est déjà utilisée par un autre serveur Choux : "
+            "un seul processus par fichier SQLite (plusieurs processus : PostgreSQL et Redis, "
+            "voir docs/operations.md)."
+        )
+    _held.append(handle)
     return None
 
 
