@@ -414,8 +414,9 @@ def start_servers(
 ) -> tuple[list[str], list[subprocess.Popen]]:
     env = dict(os.environ, CHOUX_BOT_PACE="0", CHOUX_DEADLINE_SCALE="0.01", CHOUX_GRACE_SECONDS="0")
     # every client comes from one address here: the per-address budgets (tables created,
-    # joins, 30 socket messages a second) would refuse most of them
+    # joins, 30 socket messages a second, 200 sockets open) would refuse most of them
     env.update(CHOUX_LIMIT_CREATE="", CHOUX_LIMIT_JOIN="", CHOUX_LIMIT_MESSAGES="")
+    env.update(CHOUX_MAX_SOCKETS_PER_CLIENT="0")
     if redis:
         env["CHOUX_REDIS_URL"] = redis
     script = ["-c", SERVER] if not os.environ.get("BENCH_SERVER") else [os.environ["BENCH_SERVER"]]

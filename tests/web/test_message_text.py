@@ -25,6 +25,8 @@ async def test_spectators_share_one_text_and_each_seat_gets_its_own(
         table, _ = await service.create(
             course, 2, {}, [SeatSpec("human"), SeatSpec("human")], creator="Alice"
         )
+        await service.join(table, None, "Bob")  # the game starts: each seat sees its card
+        assert table.status == "live"
         watchers = [Subscriber(None), Subscriber(None)]
         seats = [Subscriber(0), Subscriber(1)]
         first, second = (table.message_text(w, full=True) for w in watchers)

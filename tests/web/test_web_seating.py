@@ -12,15 +12,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from sqlalchemy import update
+from starlette.websockets import WebSocketDisconnect
 from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
 from webhelpers import client, create_table, csrf_of, other, receive_state
 
+from choux.play.errors import TableError
 from choux.play.store import tables_t
 from choux.web.seating import PRIVATE
+from choux.web.ws import SEAT_LOST
 
 
 def text_of(response: Any) -> str:
@@ -301,3 +305,101 @@ def test_quick_play_bots_still_come_after_a_restart(sqlite_url: str, course: str
             assert time.time() < deadline, "the bots never came"
             time.sleep(0.05)
         assert table.seats[1].kind == "bot"
+
+
+def states_until_closed(ws: Any, limit: int = 50) -> tuple[list[dict[str, Any]], int | None]:
+    """The state messages a socket receives until the server closes it, and its close code;
+    None if it is still open after a state of the game under way (or `limit` messages)."""
+    states = []
+    for _ in range(limit):
+        try:
+            message = ws.receive_json()
+        except WebSocketDisconnect as closed:
+            return states, closed.code
+        if message["type"] == "state":
+            states.append(message)
+            if message["status"] == "live":
+                return states, None
+    return states, None
+
+
+def test_a_freed_seats_socket_never_sees_nor_plays_for_who_sits_there_next(
+    sqlite_url: str,
+) -> None:
+    """Bob's page stays open after the host frees his seat; Carol takes it and the game
+    starts: Bob's socket is closed, it is sent neither Carol's hand nor her turn."""
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "human", "human"])
+        bob, carol, dave = other(c), other(c), other(c)
+        page = f"/t/{code}"
+        assert post_form(bob, f"{page}/rejoindre", page, pseudo="Bob").status_code == 303
+        with bob.websocket_connect(f"{page}/ws") as ws:
+            assert receive_state(ws)["seat"] == 1
+            assert post_form(c, f"{page}/retirer", page, place="1").status_code == 303
+            joined = post_form(carol, f"{page}/rejoindre", page, pseudo="Carol", place="1")
+            assert joined.status_code == 303
+            assert post_form(dave, f"{page}/rejoindre", page, pseudo="Dave").status_code == 303
+            table = c.portal.call(c.app.state.service.get, code)
+            assert table.status == "live" and table.seats[1].name == "Carol"
+            hand = carol.get(f"{page}/etat.json").json()["view"]["hand"]
+            assert hand
+            states, closed = states_until_closed(ws)
+            assert all(s["view"]["hand"] != hand for s in states), "Bob was sent Carol's hand"
+            assert all(not s["view"]["legal"] for s in states)
+            assert closed == SEAT_LOST
+        # his page opened again: a spectator
+        assert bob.get(f"{page}/etat.json").json()["seat"] is None
+
+
+def test_an_excluded_persons_socket_is_closed_and_cannot_play_the_bots_seat(
+    sqlite_url: str,
+) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "human"])
+        bob = other(c)
+        service = c.app.state.service
+        page = f"/t/{code}"
+        assert post_form(bob, f"{page}/rejoindre", page, pseudo="Bob").status_code == 303
+        with bob.websocket_connect(f"{page}/ws") as ws:
+            assert receive_state(ws)["seat"] == 1
+            assert post_form(c, f"{page}/remplacer", page, place="1").status_code == 303
+            table = c.portal.call(service.get, code)
+            assert table.seats[1].kind == "bot"
+            states, closed = states_until_closed(ws, limit=20)
+            leaked = [s for s in states if s["seats"][1]["kind"] == "bot" and s["view"]["hand"]]
+            assert not leaked, "the bot's hand went on to the excluded person's page"
+            assert closed == SEAT_LOST
+        # the write path itself refuses a move of a socket whose seat is lost (asked under
+        # the table's lock, so that a move racing the host's decision is refused too)
+        actor = table.state.actors()[0]
+        action = table.state.legal_actions(actor)[0].to_json()
+        version = table.version
+        with pytest.raises(TableError, match="n'est plus la vôtre"):
+            c.portal.call(lambda: service.act(table, actor, action, "z1", seat_lost=lambda: True))
+        assert table.version == version
+
+
+@pytest.mark.parametrize("game", ["chouine", "chouineurs"])
+def test_before_the_start_a_seat_shows_no_hand_its_next_occupant_would_get(
+    sqlite_url: str, game: str
+) -> None:
+    """The deal is made when the table is created; until the game starts a seat may change
+    hands (the host frees it), so a seat is sent no more than a spectator sees."""
+    with client(sqlite_url) as c:
+        code = create_table(c, game, ["human", "human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        waiting = bob.get(f"/t/{code}/etat.json").json()
+        assert waiting["status"] == "open" and waiting["seat"] == 1
+        with bob.websocket_connect(f"/t/{code}/ws") as ws:
+            pushed = receive_state(ws)
+        for seen in (waiting, pushed):
+            assert seen["view"]["hand"] == [] and not seen["view"]["legal"]
+        assert post_form(c, f"/t/{code}/retirer", f"/t/{code}", place="1").status_code == 303
+        carol = other(c)
+        for visitor, name in ((carol, "Carol"), (other(c), "Dave")):
+            joined = post_form(visitor, f"/t/{code}/rejoindre", f"/t/{code}", pseudo=name)
+            assert joined.status_code == 303
+        started = carol.get(f"/t/{code}/etat.json").json()
+        assert started["status"] == "live" and started["seat"] == 1
+        assert started["view"]["seat"] == 1 and started["view"]["hand"]  # now, her own

@@ -315,8 +315,8 @@ class Option:
                 f"et {self.maximum}."
             )
         allowed = [v for v, _ in self.choices]
-        if value in allowed:
-            return value
+        if value in allowed:  # the choice itself: true and 1.0 are equal to 1, not 1
+            return allowed[allowed.index(value)]
         raise InvalidOptions(
             f"Valeur impossible pour « {self.label} » : {value!r} "
             f"(choix : {', '.join(map(str, allowed))})."

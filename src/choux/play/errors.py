@@ -25,3 +25,6 @@ class TableError(ChouxError):
 
 #: the refusal a player gets when their move could not be stored (nothing changed)
 NOT_STORED = "Le coup n'a pas pu être enregistré (serveur momentanément indisponible) : réessayez."
+#: the refusal of a move from a page whose seat is no longer its own (freed by the host, given
+#: to a bot)
+SEAT_LOST = "Cette place n'est plus la vôtre : rechargez la page."

@@ -77,6 +77,10 @@ class Settings:
     max_bot_tables_per_client: int = field(
         default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3))
     )
+    #: WebSockets open at once per client address (0: no limit); beyond, closed with 4429
+    max_sockets_per_client: int = field(
+        default_factory=lambda: int(_float_env("CHOUX_MAX_SOCKETS_PER_CLIENT", 200))
+    )
     #: rate limits per client (address), in the `limits` notation ("N per minute"; "" = none)
     limit_create: str = _text_env("CHOUX_LIMIT_CREATE", "20 per minute")
     limit_join: str = _text_env("CHOUX_LIMIT_JOIN", "60 per minute")

@@ -205,6 +205,17 @@ class LiveTable:
             sub.sent_meta = self.meta
         return text
 
+    def viewer(self, seat: int | None) -> int | None:
+        """Whose view `seat` is sent: its own, except before the start when it would show
+        more than a spectator sees (a hand): the deal is made when the table is created, and
+        until the game starts a seat may still change hands (the host frees it, someone
+        else sits there), so its cards must not have been shown to the one who left."""
+        if seat is None or self.status != "open":
+            return seat
+        if self.state.secrets(None) - self.state.secrets(seat):
+            return None
+        return seat
+
     def message(self, sub: Subscriber, full: bool = False) -> dict[str, Any]:
         """What `sub` must receive now: its own view, the version and the new log lines."""
         seat = sub.seat
@@ -227,7 +238,7 @@ class LiveTable:
             "status": self.status,
             "seat": seat,
             "seats": self.seats_json(names),
-            "view": self.state.view(seat),
+            "view": self.state.view(self.viewer(seat)),
             "log_from": start,
             "log_to": len(self.log),
             "log": lines,

@@ -8,22 +8,33 @@ player gets a French refusal; the store's writer keeps running for the next move
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from choux.engine.base import Action, Seat
 from choux.engine.fairness import commitment
 from choux.engine.record import Record
 from choux.play.base import ServiceBase
-from choux.play.errors import NOT_STORED, TableError
+from choux.play.errors import NOT_STORED, SEAT_LOST, TableError
 from choux.play.store import StoreUnavailable, VersionConflict
 from choux.play.tables import LiveTable
 
 
 class WritePath(ServiceBase):
     async def act(
-        self, table: LiveTable, seat: int, action_json: object, client_id: str | None = None
+        self,
+        table: LiveTable,
+        seat: int,
+        action_json: object,
+        client_id: str | None = None,
+        seat_lost: Callable[[], bool] | None = None,
     ) -> int:
         """Apply a person's action; the same client id twice is applied once. Returns the
-        version once the action is committed (only then may the client be told so)."""
+        version once the action is committed (only then may the client be told so).
+        `seat_lost`, asked under the lock: whether the caller no longer holds `seat` (the
+        host freed it or gave it to a bot since its page opened)."""
         async with table.lock:
+            if seat_lost is not None and seat_lost():
+                raise TableError(SEAT_LOST, "forbidden")
             if client_id is not None and (seat, client_id) in table.client_ids:
                 return table.client_ids[(seat, client_id)]
             if table.status == "open":

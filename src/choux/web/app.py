@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from choux.web import accounts, days_pages, errors, gc_tuning, learn, pages, pla
 from choux.web.gc_tuning import keep_live_set_frozen
 from choux.web.headers import SecurityHeaders
 from choux.web.mail import Mailer
-from choux.web.middleware import RateLimits, SessionCookie
+from choux.web.middleware import BodyLimit, RateLimits, SessionCookie
 from choux.web.push import WebPush
 from choux.web.ratelimits import Limits
 from choux.web.session import Sessions
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Choux", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
     app.state.limits = Limits(settings)
+    app.state.sockets = Counter()  # open WebSockets per client address (`ws.table_socket`)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(learn.router)
@@ -71,7 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def too_many(request: Request) -> Response:
         return errors.error_response(request, errors.MESSAGES[429], 429)
 
-    # the last added runs first: security headers, then the cookie, then the budgets
+    def too_large(request: Request) -> Response:
+        return errors.error_response(request, errors.MESSAGES[413], 413)
+
+    # the last added runs first: security headers, then the cookie, the budgets, the size
+    app.add_middleware(BodyLimit, refuse=too_large)
     app.add_middleware(RateLimits, refuse=too_many)
     app.add_middleware(SessionCookie)
     app.add_middleware(SecurityHeaders)

@@ -23,7 +23,10 @@ from choux.play.tables import LiveTable
 
 log = logging.getLogger("choux.web")
 
-ADDRESS = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+#: no control character either: « a\x00b@… » would go as is into the To header and RCPT TO
+ADDRESS = re.compile(
+    r"^[^@\s<>\"',;\x00-\x1f\x7f]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$"
+)
 
 
 def clean_address(value: object) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +24,9 @@ from choux.web.session import Sessions
 
 #: how long a browser may keep a static file without asking again, seconds
 STATIC_MAX_AGE = 300
+#: the largest request body read, in bytes: the forms and the push subscription are a few
+#: hundred (Starlette alone would hold up to 1,000 form fields of 1 MB each in memory)
+MAX_BODY = 64 * 1024
 
 
 class SessionCookie:
@@ -80,3 +84,34 @@ class RateLimits:
                 await self.refuse(request)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class BodyLimit:
+    """Answer `refuse(request)` (a French 413) to a request body over MAX_BODY bytes: at
+    once when its Content-Length says so, else as soon as the bytes read pass it."""
+
+    def __init__(self, app: ASGIApp, refuse: Callable[[Request], Response]) -> None:
+        self.app = app
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_BODY:
+            await self.refuse(request)(scope, receive, send)
+            return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:  # a chunked body: the route's error handler answers
+                    raise HTTPException(413)
+            return message
+
+        await self.app(scope, limited, send)

@@ -63,6 +63,7 @@ def see_other(url: str) -> RedirectResponse:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> Response:
     service = service_of(request)
+    await service.load_open_elsewhere()  # several processes: tables made by the others
     tables = []
     for table in service.listed()[:40]:
         tables.append(
@@ -132,7 +133,8 @@ def parse_option(option: Option, raw: str | None) -> JSON:
     try:
         value: JSON = json.loads(raw)
         return value
-    except json.JSONDecodeError as error:
+    # ValueError: a number of more than 4,300 digits; RecursionError: nested too deep
+    except (ValueError, RecursionError) as error:
         raise TableError(f"Valeur impossible pour « {option.label} ».") from error
 
 
@@ -180,6 +182,10 @@ async def create_table(request: Request) -> Response:
         players = int(form.get("joueurs", ""))
     except ValueError as error:
         raise TableError("Nombre de joueurs invalide.") from error
+    if not game.min_players <= players <= game.max_players:  # before the loop over the seats
+        raise TableError(
+            f"{game.title} se joue de {game.min_players} à {game.max_players} joueurs."
+        )
     options = {o.name: parse_option(o, form.get(f"opt_{o.name}")) for o in game.options}
     specs = []
     for seat in range(players):

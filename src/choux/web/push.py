@@ -19,9 +19,11 @@ import binascii
 import ipaddress
 import json
 import logging
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02  # type: ignore[import-untyped]
 from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
@@ -62,7 +64,7 @@ def parse_subscription(data: object, allow_local: bool = False) -> Subscription:
     host = parts.hostname or ""
     if parts.scheme != "https" and not (allow_local and parts.scheme == "http"):
         raise bad
-    if not allow_local and (host in ("localhost", "") or _is_ip(host)):
+    if not allow_local and (_is_local_name(host) or _is_ip(host)):
         raise bad
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not isinstance(p256dh, str) or not isinstance(auth, str) or len(p256dh) > 200:
@@ -76,12 +78,31 @@ def parse_subscription(data: object, allow_local: bool = False) -> Subscription:
     return Subscription(endpoint, p256dh, auth)
 
 
+def _is_local_name(host: str) -> bool:
+    name = host.rstrip(".")  # « localhost. » is localhost too
+    return name in ("localhost", "") or name.endswith(".localhost")
+
+
 def _is_ip(host: str) -> bool:
+    """An address rather than a name, in any form the resolver reads as one: « 127.1 »,
+    « 2130706433 » and « 0x7f.1 » are 127.0.0.1 too."""
     try:
         ipaddress.ip_address(host)
     except ValueError:
-        return False
+        try:
+            socket.inet_aton(host)
+        except OSError:
+            return False
     return True
+
+
+class NoRedirects(requests.Session):
+    """A push service answers the post itself: a redirect could send the server's request
+    (and its method) to an address of the server's own network, so none is followed."""
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
 
 
 class WebPush:
@@ -153,14 +174,16 @@ class WebPush:
         return True
 
     def _post(self, sub: Subscription, payload: str) -> Any:
-        return webpush(
-            sub.info(),
-            data=payload,
-            vapid_private_key=self.vapid,
-            vapid_claims={"sub": self.settings.push_contact},
-            ttl=TTL,
-            timeout=10,
-        )
+        with NoRedirects() as session:  # a redirect answer is a failure (WebPushException)
+            return webpush(
+                sub.info(),
+                data=payload,
+                vapid_private_key=self.vapid,
+                vapid_claims={"sub": self.settings.push_contact},
+                ttl=TTL,
+                timeout=10,
+                requests_session=session,
+            )
 
     async def _drop(self, sub: Subscription, why: str) -> None:
         log.info("push subscription dropped: %s", why)

@@ -10,17 +10,20 @@ Server -> client:
   {"type": "ack", "id": ..., "version": V} / {"type": "refused", "id": ..., "message": "..."}
   {"type": "ping"} heartbeats, {"type": "pong"}, {"type": "error", "message": "..."}
 Only the seat's own view is ever sent; a socket without a valid seat token is a spectator.
+A socket whose seat stops being its own (the host frees it, or gives it to a bot) is closed
+with SEAT_LOST: the page reconnects as what it is now (a spectator, or its new seat).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
@@ -35,13 +38,17 @@ from choux.web import chat_socket
 from choux.web.accounts import attach
 from choux.web.ratelimits import Limits, client_key
 from choux.web.seating import may_watch
-from choux.web.session import Sessions
+from choux.web.session import Session, Sessions
 
 router = APIRouter()
 log = logging.getLogger("choux.web")
 
 MAX_MESSAGE = 4096
+#: seconds a socket over its message budget is not read (after its refusal)
+FLOOD_PAUSE = 1.0
 CLIENT_TYPES = {"action", "sync", "ping", "pong"} | chat_socket.CHAT_TYPES
+#: close code of a socket whose seat is no longer its own
+SEAT_LOST = 4409
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -55,30 +62,75 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == host
 
 
+def seat_of(table: LiveTable, session: Session, wanted: str | None) -> int | None:
+    """The seat a socket of `session` plays at `table` now (None: a spectator): by the seat
+    token in its cookie, by a shared-screen seat's token (`wanted`, the page's `?seat=`),
+    else by its identity."""
+    if wanted is not None:  # shared screen: one socket per other seat played on this device
+        return shared_seat(table, session.shared_at(table.code), wanted)
+    entry = session.seat_at(table.code)
+    seat = table.seat_for_token(*entry) if entry is not None else None
+    if seat is None:  # the same person on another device (an account), or token evicted
+        seat = identity_seat(table, session.player)
+    return seat
+
+
 class Connection:
-    def __init__(self, websocket: WebSocket, table: LiveTable, sub: Subscriber) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        table: LiveTable,
+        sub: Subscriber,
+        session: Session | None = None,
+        wanted: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.table = table
         self.sub = sub
+        #: what proved the seat when the socket opened (the cookie, the page's `?seat=`)
+        self.session = session
+        self.wanted = wanted
         self.send_lock = asyncio.Lock()
+        self.closed = False
         self.full = True
         self.speaker: Speaker | None = None
         #: loop time of the client's last message: a socket that speaks needs no ping
         self.last_heard = asyncio.get_running_loop().time()
+
+    def seat_lost(self) -> bool:
+        """Whether the seat this socket was opened for is no longer its own: the host freed
+        it (then someone else may sit there) or gave it to a bot. Such a socket must not be
+        sent that seat's hand nor play its moves."""
+        seat = self.sub.seat
+        if seat is None or self.session is None:
+            return False
+        return seat_of(self.table, self.session, self.wanted) != seat
+
+    async def close(self, code: int, reason: str) -> None:
+        async with self.send_lock:
+            if not self.closed:
+                self.closed = True
+                await self.websocket.close(code=code, reason=reason)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(dumps(message))
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
+            if self.closed:
+                return
             await self.websocket.send_text(text)
 
     async def pusher(self) -> None:
-        """Send the seat's view whenever the table changes (coalescing bursts)."""
+        """Send the seat's view whenever the table changes (coalescing bursts); close the
+        socket once its seat is no longer its own."""
         sub = self.sub
         while True:
             await sub.wake.wait()
             sub.wake.clear()
+            if self.seat_lost():
+                await self.close(SEAT_LOST, "place perdue")
+                return
             table = self.table
             if (
                 not self.full
@@ -99,6 +151,25 @@ class Connection:
 
 @router.websocket("/t/{code}/ws")
 async def table_socket(websocket: WebSocket, code: str) -> None:
+    """A table's socket, if its client address has fewer than `max_sockets_per_client` open
+    (each costs memory and a view at every move: thousands from one address would take
+    the server's memory and file descriptors from everyone else)."""
+    sockets: Counter[str] = websocket.app.state.sockets
+    client = client_key(websocket)
+    cap = websocket.app.state.settings.max_sockets_per_client
+    if cap and sockets[client] >= cap:
+        await websocket.close(code=4429, reason="trop de connexions")
+        return
+    sockets[client] += 1
+    try:
+        await serve_socket(websocket, code)
+    finally:
+        sockets[client] -= 1
+        if sockets[client] <= 0:
+            del sockets[client]
+
+
+async def serve_socket(websocket: WebSocket, code: str) -> None:
     app = websocket.app
     service: TableService = app.state.service
     settings: Settings = app.state.settings
@@ -117,13 +188,8 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         return
     session = sessions.load(websocket)
     await attach(websocket, session)  # an account session revoked elsewhere: a guest
-    entry = session.seat_at(code)
-    seat = table.seat_for_token(*entry) if entry is not None else None
     wanted = websocket.query_params.get("seat")
-    if wanted is not None:  # shared screen: one socket per other seat played on this device
-        seat = shared_seat(table, session.shared_at(code), wanted)
-    elif seat is None:  # the same person on another device (an account), or token evicted
-        seat = identity_seat(table, session.player)
+    seat = seat_of(table, session, wanted)
     if seat is None and table.row.private and not may_watch(table, session):
         await websocket.close(code=4403, reason="table privée")
         return
@@ -131,7 +197,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     chat_room = await service.chat_room(table)  # read here: the pusher task never queries
     await websocket.accept()
     sub = service.subscribe(table, seat)
-    conn = Connection(websocket, table, sub)
+    conn = Connection(websocket, table, sub, session, wanted)
     conn.speaker = speaker
     sub.wake.set()  # first message: the full view
     tasks = [
@@ -184,20 +250,25 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
                 text = await websocket.receive_text()
             conn.last_heard = asyncio.get_running_loop().time()
         except TimeoutError:
-            await websocket.close(code=4408, reason="plus de nouvelles")
+            await conn.close(4408, "plus de nouvelles")
             return
         except (KeyError, RuntimeError):  # a binary frame
             await refuse(conn, None, "Message illisible.")
             continue
         if len(text) > MAX_MESSAGE:
-            await websocket.close(code=1009, reason="message trop long")
+            await conn.close(1009, "message trop long")
             return
         if not await limits.allow("messages", client):
             await refuse(conn, None, "Trop de messages : ralentissez.")
+            # read nothing more from this socket for a moment: a flood then waits in its own
+            # buffers instead of taking the event loop from every other table
+            await asyncio.sleep(FLOOD_PAUSE)
             continue
         try:
-            message = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
+            # orjson: strict JSON (no NaN), nesting capped, and no lone surrogate: a "\ud800"
+            # escape passes json.loads, then breaks every reply and view that carries it
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError:
             await refuse(conn, None, "Message illisible.")
             continue
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -206,6 +277,9 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
         if message["type"] not in CLIENT_TYPES:
             await refuse(conn, None, "Message inconnu.")
             continue
+        if conn.seat_lost():  # the pusher closes it too: nothing more as that seat
+            await conn.close(SEAT_LOST, "place perdue")
+            return
         kind = message["type"]
         if kind == "ping":
             await conn.send({"type": "pong"})
@@ -233,7 +307,9 @@ async def handle_action(
         await refuse(conn, action_id, "Vous regardez la partie : vous ne pouvez pas jouer.")
         return
     try:
-        version = await service.act(conn.table, seat, message.get("action"), action_id)
+        version = await service.act(
+            conn.table, seat, message.get("action"), action_id, seat_lost=conn.seat_lost
+        )
     except IllegalAction as error:
         await refuse(conn, action_id, error.reason)
         conn.full = True  # the client may be out of date: resend everything
