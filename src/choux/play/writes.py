@@ -121,5 +121,5 @@ class WritePath(ServiceBase):
             self._finished(table)
             outcome = new.outcome()
             if outcome is not None:
-                table.log.append((seq, f"Partie terminée : {outcome.reason}"))
+                table.log.append((seq, f"Partie terminée. {outcome.reason}"))
         self._after_change(table)
