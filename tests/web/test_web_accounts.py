@@ -119,6 +119,8 @@ def test_a_taken_pseudonym_and_short_or_mismatched_passwords_are_refused(
         other_visitor = other(c)
         taken = signup(other_visitor, "GERMAINE")
         assert taken.status_code == 409 and "déjà pris" in text_of(taken)
+        twin = signup(other_visitor, "Ｇｅｒｍａｉｎｅ")  # full-width look-alike
+        assert twin.status_code == 409 and "déjà pris" in text_of(twin)
         short = signup(other_visitor, "Marcel", "court")
         assert short.status_code == 400 and "trop court" in text_of(short)
         mismatch = signup(other_visitor, "Marcel", PASSWORD, PASSWORD + "!")

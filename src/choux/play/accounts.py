@@ -69,8 +69,14 @@ def clean_pseudo(raw: object) -> str:
 
 
 def pseudo_key(pseudo: str) -> str:
-    """What makes two pseudonyms the same one (« Ana » and « ana »)."""
-    return pseudo.casefold()[:MAX_PSEUDO]
+    """What makes two pseudonyms the same one: « Ana » and « ana », and look-alikes that
+    Unicode's compatibility forms fold together (full-width « Ａｎａ »), so that nobody
+    registers a twin of another player's name. Plain pseudonyms keep the key they had.
+
+    >>> pseudo_key("Ana") == pseudo_key("ＡＮＡ") == pseudo_key("ana")
+    True
+    """
+    return unicodedata.normalize("NFKC", pseudo).casefold()[:MAX_PSEUDO]
 
 
 def check_password(raw: object) -> str:
