@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from choux.games.chouine import ChouineState
+from choux.games.chouine.testing import arrange as arrange_chouine
 from choux.play.settings import Settings
 from choux.web.app import create_app
 
@@ -299,3 +301,13 @@ def on_screen_at_top(page: Any, selector: str, gone_ok: bool = False) -> list[li
         assert hit, f"{selector} is covered"
     assert page.evaluate("window.scrollY") == 0
     return boxes
+
+
+def chouine_in_hand() -> ChouineState:
+    """The second partie of a one-manche match, Alice (seat 0) ahead 1–0 and leading with
+    the king, queen, jack and ten of hearts in hand: declaring the Chouine ends the match."""
+    state = arrange_chouine(2, hands=["KH QH JH TH 7C", "AS 8D 9D 8C 9C"], turned_up="7S", leader=0)
+    state.partie_wins = [1, 0]
+    state.total_partie_wins = [1, 0]
+    state.decided = 1
+    return state

@@ -11,6 +11,7 @@ import pytest
 from e2e_tables import (
     DESKTOP,
     PHONE,
+    chouine_in_hand,
     chromium,
     code_of,
     create_table,
@@ -21,24 +22,11 @@ from e2e_tables import (
     watched_page,
 )
 
-from choux.games.chouine import ChouineState
-from choux.games.chouine.testing import arrange
-
 pytestmark = [pytest.mark.e2e]
 
 
 def sheet_rows(page) -> list[list[str]]:  # type: ignore[no-untyped-def]
     return list(page.eval_on_selector_all(".cq-result .cq-sheet tr", "rows => rows"))
-
-
-def chouine_in_hand() -> ChouineState:
-    """The second partie of a one-manche match, Alice (seat 0) ahead 1–0 and leading with
-    the king, queen, jack and ten of hearts in hand."""
-    state = arrange(2, hands=["KH QH JH TH 7C", "AS 8D 9D 8C 9C"], turned_up="7S", leader=0)
-    state.partie_wins = [1, 0]
-    state.total_partie_wins = [1, 0]
-    state.decided = 1
-    return state
 
 
 def test_a_last_partie_won_by_a_chouine_shows_the_chouine_not_a_sheet(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import pytest
 from e2e_tables import (
     DESKTOP,
     PHONE,
+    chouine_in_hand,
     chromium,
     code_of,
     create_table,
@@ -27,21 +28,9 @@ from e2e_tables import (
     watched_page,
 )
 
-from choux.games.chouine import ChouineState
-from choux.games.chouine.testing import arrange
 from choux.games.chouineurs.state import ChouineursState
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
-
-
-def last_partie() -> ChouineState:
-    """The second partie of a one-manche match, Alice (seat 0) ahead 1–0 and leading with
-    a Chouine in hand: declaring it ends the match."""
-    state = arrange(2, hands=["KH QH JH TH 7C", "AS 8D 9D 8C 9C"], turned_up="7S", leader=0)
-    state.partie_wins = [1, 0]
-    state.total_partie_wins = [1, 0]
-    state.decided = 1
-    return state
 
 
 def test_the_rematch_a_friend_opened_is_one_button(tmp_path: Path) -> None:
@@ -52,7 +41,7 @@ def test_the_rematch_a_friend_opened_is_one_button(tmp_path: Path) -> None:
         invite = create_table(alice, server.url, "chouine", "Alice", 2, {0: "human", 1: "human"})
         join(bob, invite, "Bob")
         denise.goto(invite)  # a spectator
-        put_state(server, code_of(invite), last_partie())
+        put_state(server, code_of(invite), chouine_in_hand())
         alice.click("button.action[data-action*='chouine']")
         bob.wait_for_selector(".cq-hand .card:not([disabled])")
         bob.click(".cq-hand .card:not([disabled])")

@@ -18,7 +18,11 @@ from choux.play.correspondence_store import correspondence_t
 HOUR = 3600
 
 
-def create_days_table(c: Any, game: str, on_timeout: str = "bot", seconds: int = HOUR) -> str:
+def create_days_table(
+    c: Any, game: str, on_timeout: str = "bot", seconds: int = HOUR, second: str = "human"
+) -> str:
+    """A two-seat correspondence table made through the form by Alice; `second`: the other
+    seat (« human » left free, or a bot such as « bot:random »)."""
     page = c.get(f"/nouvelle?jeu={game}")
     data = {
         "csrf": csrf_of(page.text),
@@ -26,7 +30,7 @@ def create_days_table(c: Any, game: str, on_timeout: str = "bot", seconds: int =
         "joueurs": "2",
         "pseudo": "Alice",
         "place_0": "human",
-        "place_1": "human",
+        "place_1": second,
         "pendule": "0",
         "correspondance": str(seconds),
         "echeance": on_timeout,
@@ -172,23 +176,7 @@ def test_a_correspondence_table_against_a_bot_keeps_its_rule_and_deadlines(
     and an absent person was replaced by a bot as at a table played in one sitting)."""
     with client(sqlite_url, correspondence_scale=1000.0) as alice:
         service = alice.app.state.service
-        codes = []
-        for _ in range(12):
-            page = alice.get("/nouvelle?jeu=chouine")
-            data = {
-                "csrf": csrf_of(page.text),
-                "jeu": "chouine",
-                "joueurs": "2",
-                "pseudo": "Alice",
-                "place_0": "human",
-                "place_1": "bot:random",
-                "pendule": "0",
-                "correspondance": str(HOUR),
-                "echeance": "bot",
-            }
-            response = alice.post("/tables", data=data, follow_redirects=False)
-            assert response.status_code == 303, response.text
-            codes.append(str(response.headers["location"]).rsplit("/", 1)[1])
+        codes = [create_days_table(alice, "chouine", second="bot:random") for _ in range(12)]
         for code in codes:
             table = service.tables[code]
             wait_for(lambda t=table: t.move_at is not None)  # Alice's turn has its deadline

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from scaleout_helpers import redis_server
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
@@ -18,8 +22,10 @@ from webhelpers import (
 from choux.engine.base import NotYourTurn
 
 
-@pytest.mark.postgres
-def test_two_processes_serve_the_same_table(course: str) -> None:
+@contextlib.contextmanager
+def two_processes() -> Iterator[tuple[Any, Any]]:
+    """Two servers on one PostgreSQL schema, told of each other's changes by a private
+    Redis (skipped without PostgreSQL)."""
     problem = postgres_problem()
     if problem:
         pytest.skip(problem)
@@ -29,6 +35,12 @@ def test_two_processes_serve_the_same_table(course: str) -> None:
         client(db, redis_url=redis_url) as a,
         client(db, redis_url=redis_url) as b,
     ):
+        yield a, b
+
+
+@pytest.mark.postgres
+def test_two_processes_serve_the_same_table(course: str) -> None:
+    with two_processes() as (a, b):
         code = create_table(a, course, ["human", "human"], "Alice")
         assert join(b, code, "Bob").status_code == 303  # on the other process
         table_a = a.app.state.service.tables[code]
@@ -67,15 +79,7 @@ def test_an_open_table_made_on_one_process_is_in_the_lobby_of_the_other(course: 
     """Each process loads the open tables at start; one made elsewhere afterwards was
     missing from its lobby (half the visitors behind the proxy never saw it) until it
     restarted."""
-    problem = postgres_problem()
-    if problem:
-        pytest.skip(problem)
-    with (
-        redis_server() as redis_url,
-        postgres_schema() as db,
-        client(db, redis_url=redis_url) as a,
-        client(db, redis_url=redis_url) as b,
-    ):
+    with two_processes() as (a, b):
         code = create_table(a, course, ["human", "human"], "Alice")
         assert f"/t/{code}" in a.get("/").text
         assert f"/t/{code}" in b.get("/").text
