@@ -90,6 +90,8 @@ class Connection:
         #: what proved the seat when the socket opened (the cookie, the page's `?seat=`)
         self.session = session
         self.wanted = wanted
+        #: the table's `meta` when the seat was last proved: seats change only with it
+        self.seat_proved_at = -1
         self.send_lock = asyncio.Lock()
         self.closed = False
         self.full = True
@@ -102,9 +104,12 @@ class Connection:
         it (then someone else may sit there) or gave it to a bot. Such a socket must not be
         sent that seat's hand nor play its moves."""
         seat = self.sub.seat
-        if seat is None or self.session is None:
-            return False
-        return seat_of(self.table, self.session, self.wanted) != seat
+        if seat is None or self.session is None or self.seat_proved_at == self.table.meta:
+            return False  # asked before each push: proved again only after a seat change
+        if seat_of(self.table, self.session, self.wanted) != seat:
+            return True
+        self.seat_proved_at = self.table.meta
+        return False
 
     async def close(self, code: int, reason: str) -> None:
         async with self.send_lock:
