@@ -64,6 +64,51 @@ def test_joins_are_rate_limited_per_client(sqlite_url: str) -> None:
     assert answers[:2] == [303, 303] and answers[2] == 429
 
 
+def test_every_post_route_of_the_site_draws_from_a_budget(sqlite_url: str) -> None:
+    """A form added later cannot be left out: every POST route is found in the app itself."""
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    from choux.web import accounts, days_pages, learn, pages, players, seating, ws
+
+    with client(sqlite_url) as c:
+        limits: Limits = c.app.state.limits  # type: ignore[attr-defined]
+        routers = (accounts, days_pages, learn, pages, players, seating, ws)
+        posts = [
+            route.path
+            for module in routers
+            for route in module.router.routes
+            if isinstance(route, Route) and "POST" in (route.methods or ())
+        ]
+        assert len(posts) >= 15  # the forms of accounts, tables, seats, push, players
+        for path in posts:
+            concrete = path.replace("{code}", "ABCD").replace("{pseudo}", "Alice")
+            concrete = concrete.replace("{game}", "chouine")
+            scope = {"type": "http", "method": "POST", "path": concrete, "headers": []}
+            assert limits.kind_of(Request(scope)) is not None, path
+            assert limits.kind_of(Request({**scope, "method": "GET"})) is None
+
+
+def test_following_a_player_and_leaving_a_seat_are_rate_limited(sqlite_url: str) -> None:
+    """Routes once without a budget: each click is a database write or a table change."""
+    with client(sqlite_url, limit_join="3 per minute") as c:
+        answers = []
+        for _ in range(4):
+            page = c.get("/")
+            answers.append(
+                c.post(
+                    "/joueur/Personne/suivre",
+                    data={"csrf": csrf_of(page.text)},
+                    follow_redirects=False,
+                ).status_code
+            )
+        code = create_table(other(c), "chouine", ["human", "human"])
+        page = c.get(f"/t/{code}")
+        leave = c.post(f"/t/{code}/retirer", data={"csrf": csrf_of(page.text)})
+    assert answers[:3] == [404, 404, 404] and answers[3] == 429
+    assert leave.status_code == 429 and "Trop de demandes" in leave.text
+
+
 def test_socket_messages_beyond_the_budget_are_refused_and_the_socket_kept(
     sqlite_url: str,
 ) -> None:

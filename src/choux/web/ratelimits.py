@@ -20,7 +20,7 @@ from choux.play.settings import Settings
 
 log = logging.getLogger("choux.web")
 
-#: POST routes and the budget they draw from
+#: POST routes and the budget they draw from; any other POST draws from OTHER_POSTS
 LIMITED_POSTS = (
     (re.compile(r"^/tables$"), "create"),
     (re.compile(r"^/apprendre/[^/]+$"), "create"),  # a guided game is a new table too
@@ -30,6 +30,9 @@ LIMITED_POSTS = (
     # notification settings: cheap, but each one is a database write
     (re.compile(r"^/(push/abonnement|push/desabonnement|notifications/email)$"), "join"),
 )
+#: every other form (leaving a seat, a bot in a seat, following a player, logging out...):
+#: each is a database write or a change seen by a whole table, none is free to repeat
+OTHER_POSTS = "join"
 
 
 def client_key(conn: HTTPConnection) -> str:
@@ -65,12 +68,13 @@ class Limits:
             return True
 
     def kind_of(self, request: Request) -> str | None:
+        """The budget a request draws from: every POST has one, a GET none."""
         if request.method != "POST":
             return None
         for pattern, kind in LIMITED_POSTS:
             if pattern.match(request.url.path):
                 return kind
-        return None
+        return OTHER_POSTS
 
 
 class BadLimit(ValueError):
