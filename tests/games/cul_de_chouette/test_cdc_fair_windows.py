@@ -297,3 +297,24 @@ def test_shout_twice_wrong_in_one_race_says_so() -> None:
     dice(state, 4)
     state.apply(1, Shout(C.PAS_MOU))
     refused(state, lambda: state.apply(1, Shout(C.PAS_MOU)), IllegalAction, "à tort")
+
+
+@pytest.mark.parametrize("cry", [C.CRI_GRELOTTINE, C.CRI_BOUCLIETTE, C.CRI_PASSE_GRELOT])
+def test_a_second_shout_out_of_place_during_a_race_names_the_real_reason(cry: str) -> None:
+    # the rules file: « a refusal always names the real reason, never a generic one »
+    state = arrange(3, scores=[20, 20, 20])
+    state.apply(1, Shout(C.CRI_PELICAN))  # out of place before the dice: a Bévue, once a turn
+    dice(state, 2, 3)
+    dice(state, 4)
+    assert state.step == Step.SUITE
+    refused(state, lambda: state.apply(1, Shout(cry)), IllegalAction, "Un seul cri hors de propos")
+
+
+def test_a_cry_foreign_to_the_race_without_the_bevue_button_names_the_real_reason() -> None:
+    state = arrange(3, scores=[20, 20, 20], options={"bouton_bevue": False})
+    dice(state, 2, 3)
+    dice(state, 4)
+    assert state.step == Step.SUITE
+    refused(
+        state, lambda: state.apply(1, Shout(C.CRI_GRELOTTINE)), IllegalAction, "ne s'applique pas"
+    )

@@ -746,6 +746,13 @@ def _check_choice(st: CdcTable, seat: int, action: Action, menu: Menu) -> Refusa
         race = st.race
         if race is not None and seat in race.wrong:
             return Refusal(IllegalAction, "Vous avez déjà crié à tort dans cette course.")
+        # a cry the open gate does not list, and no shout out of place left to make: the
+        # same reasons as `gate_shout` gives outside a race (rules: never a generic refusal)
+        if st.bevue_button and st.shouted_out[seat]:
+            return Refusal(
+                IllegalAction, "Un seul cri hors de propos par tour : vous avez déjà crié."
+            )
+        return Refusal(IllegalAction, f"« {action.cry} » ne s'applique pas maintenant.")
     return Refusal(IllegalAction, "Ce coup n'est pas permis maintenant.")
 
 
