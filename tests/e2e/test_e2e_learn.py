@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_flow import chouine_move
+from e2e_flow import chouine_move, chouineurs_move, click_first
 from e2e_tables import DESKTOP, PHONE, chromium, current, live_server, shoot, watched_page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -148,4 +148,87 @@ def test_guided_cul_de_chouette_to_its_end(tmp_path: Path) -> None:
         assert "lecture" in steps and "tour" in steps, steps
         assert "Vous savez jouer" in page.locator("#lesson").inner_text()
         shoot(page, "learn-cdc-end-phone")
+        assert not errors, errors
+
+
+def follow_lesson(page: Any, move: Any, moves: int) -> list[str]:
+    """Play the learner's part with `move` until the game ends; the lesson steps seen."""
+    steps = [lesson_step(page)]
+    while current(page)["status"] != "over" and moves:
+        moves -= 1
+        step = lesson_step(page)
+        if step != steps[-1]:
+            steps.append(step)
+        if not move(page):
+            page.wait_for_timeout(80)
+    assert current(page)["status"] == "over", steps
+    page.wait_for_function("() => document.getElementById('lesson').dataset.step === 'fin'")
+    return [*steps, "fin"]
+
+
+def test_guided_chouineurs_to_its_end(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        page.goto(f"{server.url}/regles/chouineurs")
+        page.click("form.learn-form button")
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        view = current(page)["view"]
+        # the prepared deal: the learner leads the first round with the black 5
+        assert view["players"] == 3 and view["round_leader"] == 0
+        assert {"colour": "noir", "value": 5} in [c["top"] for c in view["hand"]]
+        assert lesson_step(page) == "choix", lesson_step(page)
+        assert "pari" in page.locator("#lesson").inner_text()
+        shoot(page, "learn-chouineurs-choix-phone")
+        steps = follow_lesson(page, chouineurs_move, 1500)
+        for step in ("choix", "entame", "fournir", "pli", "decompte", "fin"):
+            assert step in steps, steps
+        assert "pleurer" in steps or "chouineur" in steps, steps
+        assert "Vous savez jouer aux Chouineurs" in page.locator("#lesson").inner_text()
+        shoot(page, "learn-chouineurs-end-phone")
+        assert not errors, errors
+
+
+def parlote_learner_move(page: Any) -> bool:
+    """The learner's part at the parlote: « moi ! », a pile, the first bid at 80 with the
+    form's colours (else pass), and every card with a short argument."""
+    message = current(page)
+    view = message["view"]
+    if message["status"] != "live" or message["seat"] not in view["actors"]:
+        return False
+    legal = {entry["action"]["type"] for entry in view["legal"]}
+    if "moi" in legal:
+        return click_first(page, "[data-action=moi]")
+    if view["phase"] == "draw":
+        return click_first(page, ".pile.drawable")
+    if "encherir" in legal and view["bidding"]["high"] is None:
+        return click_first(page, ".bid-form button[type=submit]")
+    if "passer" in legal:
+        return click_first(page, "[data-action=passer]")
+    if "jouer" in legal and click_first(page, "button.pcard.playable"):
+        try:
+            page.fill("textarea[name=argument]", "Tout le monde le dit, c'est donc vrai.")
+            page.click(".argument-form button[type=submit]", timeout=2000)
+        except PlaywrightTimeout:
+            return False
+        return True
+    return False
+
+
+def test_guided_parlote_to_its_end(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        page.goto(f"{server.url}/regles/parlote")
+        page.click("form.learn-form button")
+        page.wait_for_url("**/t/*?apprendre=1")
+        page.wait_for_selector("#lesson[data-step]")
+        view = current(page)["view"]
+        assert view["mode"] == "honneur" and view["target"] == 300
+        assert lesson_step(page) == "menteur", lesson_step(page)
+        steps = follow_lesson(page, parlote_learner_move, 3000)
+        for step in ("menteur", "jouer", "gagner", "pli", "fin"):
+            assert step in steps, steps
+        assert "encheres" in steps or "encheres-autres" in steps, steps
+        assert "Vous savez jouer à la parlote" in page.locator("#lesson").inner_text()
+        shoot(page, "learn-parlote-end-phone")
         assert not errors, errors

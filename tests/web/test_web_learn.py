@@ -2,19 +2,37 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, csrf_of
 
+from choux import games
 from choux.web.lessons import LESSONS
 
+STATIC = Path(__file__).parents[2] / "src" / "choux" / "web" / "static"
 
+
+def test_every_game_has_a_lesson_with_its_panel_script() -> None:
+    assert sorted(LESSONS) == sorted(games.names())
+    for name, lesson in LESSONS.items():
+        assert lesson.game == name
+        assert (STATIC / "js" / "lessons" / f"{name}.js").is_file(), name
+        game = games.get(name)
+        assert lesson.bot in game.bots(), (name, lesson.bot)
+        assert game.min_players <= lesson.players <= game.max_players
+        game.new(lesson.players, lesson.seed, dict(lesson.options))  # options valid
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
 def test_lesson_opens_a_table_on_the_prepared_deal_against_the_easiest_robot(
-    sqlite_url: str,
+    sqlite_url: str, name: str
 ) -> None:
-    lesson = LESSONS["chouine"]
+    lesson = LESSONS[name]
     with client(sqlite_url) as c:
-        csrf = csrf_of(c.get("/regles/chouine").text)
-        answer = c.post("/apprendre/chouine", data={"csrf": csrf}, follow_redirects=False)
+        csrf = csrf_of(c.get(f"/regles/{name}").text)
+        answer = c.post(f"/apprendre/{name}", data={"csrf": csrf}, follow_redirects=False)
         assert answer.status_code == 303
         location = str(answer.headers["location"])
         assert location.endswith("?apprendre=1")
@@ -24,10 +42,10 @@ def test_lesson_opens_a_table_on_the_prepared_deal_against_the_easiest_robot(
         plain = c.get(f"/t/{code}")
         state = c.get(f"/t/{code}/etat.json").json()
     assert table.row.seed == lesson.seed and table.row.players == lesson.players
-    assert [s.kind for s in table.seats] == ["human", "bot"]
-    assert table.seats[1].level == lesson.bot
+    assert [s.kind for s in table.seats] == ["human"] + ["bot"] * (lesson.players - 1)
+    assert all(s.level == lesson.bot for s in table.seats[1:])
     assert state["seat"] == 0 and state["status"] == "live"
-    assert 'id="lesson"' in page.text and "/static/js/lessons/chouine.js" in page.text
+    assert 'id="lesson"' in page.text and f"/static/js/lessons/{name}.js" in page.text
     assert 'id="lesson"' not in plain.text  # the same table without the lesson panel
 
 

@@ -35,6 +35,16 @@ LESSONS: dict[str, Lesson] = {
     # seed 5: the learner opens and rolls a Chouette of fives at once (then may sip); a
     # short game to 100 points against the easy robot
     "cul-de-chouette": Lesson("cul-de-chouette", 2, 5, "easy", {"objectif": 100}),
+    # seed 3: the learner leads the first round holding the strongest dragon (black 5) and
+    # three magicians (trumps); two random robots, the whole four rounds
+    "chouineurs": Lesson("chouineurs", 3, 3, "random"),
+    # seed 5: when everyone says « moi ! », the learner bids first with three colours of
+    # depth 1 (good trumps). « Honneur » (every typed argument counts), ten minutes a card
+    # to read and write, a short game. The robots are the greedy ones, not the random ones:
+    # one of them is the learner's partner, and a random bidder makes nonsense contracts
+    "parlote": Lesson(
+        "parlote", 4, 5, "greedy", {"mode": "honneur", "target": 300, "play_seconds": 600}
+    ),
 }
 
 
