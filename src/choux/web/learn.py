@@ -2,7 +2,8 @@
 
 The game is a real table (same engine, same table page, same record); what makes it a lesson
 is its fixed seed (a deal or dice chosen for what they teach: at Chouine, a trump mariage to
-announce at the first card; at Cul de Chouette, a Chouette at the first roll), a weak robot, and the lesson panel of the table page
+announce at the first card; at Cul de Chouette, a Chouette at the first roll; see
+`web/lessons.py`), weak robots, and the lesson panel of the table page
 (`static/js/lessons/<game>.js`), which shows one rule at each step of the game.
 """
 
