@@ -22,6 +22,14 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 
+def open_lesson(page: Any, url: str, game: str) -> None:
+    """From the game's rules page, the « Apprendre à jouer » button, up to the lesson panel."""
+    page.goto(f"{url}/regles/{game}")
+    page.click("form.learn-form button")
+    page.wait_for_url("**/t/*?apprendre=1")
+    page.wait_for_selector("#lesson[data-step]")
+
+
 def lesson_step(page: object) -> str:
     return str(page.locator("#lesson").get_attribute("data-step"))  # type: ignore[attr-defined]
 
@@ -29,10 +37,7 @@ def lesson_step(page: object) -> str:
 def test_guided_chouine_from_the_rules_page_to_its_end(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        page.goto(f"{server.url}/regles/chouine")
-        page.click("form.learn-form button")
-        page.wait_for_url("**/t/*?apprendre=1")
-        page.wait_for_selector("#lesson[data-step]")
+        open_lesson(page, server.url, "chouine")
         view = current(page)["view"]
         assert view["players"] == 2 and current(page)["seat"] == 0
         # the prepared deal: Alice leads holding king and queen of trump
@@ -110,10 +115,7 @@ def cdc_move(page: Any) -> bool:
 def test_guided_cul_de_chouette_to_its_end(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=0.5, bot_pace=0.02) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        page.goto(f"{server.url}/regles/cul-de-chouette")
-        page.click("form.learn-form button")
-        page.wait_for_url("**/t/*?apprendre=1")
-        page.wait_for_selector("#lesson[data-step]")
+        open_lesson(page, server.url, "cul-de-chouette")
         assert lesson_step(page) in ("ouverture", "tour"), lesson_step(page)
         shoot(page, "learn-cdc-start-phone")
         # the prepared dice: the learner rolls first, a Chouette of fives, and may sip
@@ -169,10 +171,7 @@ def follow_lesson(page: Any, move: Any, moves: int) -> list[str]:
 def test_guided_chouineurs_to_its_end(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        page.goto(f"{server.url}/regles/chouineurs")
-        page.click("form.learn-form button")
-        page.wait_for_url("**/t/*?apprendre=1")
-        page.wait_for_selector("#lesson[data-step]")
+        open_lesson(page, server.url, "chouineurs")
         view = current(page)["view"]
         # the prepared deal: the learner leads the first round with the black 5
         assert view["players"] == 3 and view["round_leader"] == 0
@@ -218,10 +217,7 @@ def parlote_learner_move(page: Any) -> bool:
 def test_guided_parlote_to_its_end(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=0.4, bot_pace=0.02) as server, chromium() as browser:
         page, errors = watched_page(browser, PHONE)
-        page.goto(f"{server.url}/regles/parlote")
-        page.click("form.learn-form button")
-        page.wait_for_url("**/t/*?apprendre=1")
-        page.wait_for_selector("#lesson[data-step]")
+        open_lesson(page, server.url, "parlote")
         view = current(page)["view"]
         assert view["mode"] == "honneur" and view["target"] == 300
         assert lesson_step(page) == "menteur", lesson_step(page)
