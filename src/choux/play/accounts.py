@@ -245,10 +245,15 @@ class Accounts:
             await conn.execute(query)
 
     async def session_count(self, account: Account) -> int:
+        """The devices logged in to `account` now (an expired session logs in nobody)."""
+        since = _now() - timedelta(days=SESSION_DAYS)
         async with self.store.db.connect() as conn:
             count = await conn.execute(
                 select(func.count())
                 .select_from(account_sessions_t)
-                .where(account_sessions_t.c.account_id == account.id)
+                .where(
+                    account_sessions_t.c.account_id == account.id,
+                    account_sessions_t.c.created_at > since,
+                )
             )
             return int(count.scalar_one())

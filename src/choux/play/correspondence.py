@@ -49,6 +49,12 @@ REFIRE_SECONDS = 5.0
 TurnHook = Callable[[LiveTable, list[int]], Awaitable[None]]
 
 
+def abandoned_line(table: LiveTable) -> str:
+    """What the log says of a game abandoned at its deadline (the seats it waited for)."""
+    late = [table.names()[s] for s in table.state.actors()]
+    return f"Temps écoulé pour {', '.join(late)} : partie abandonnée, non classée."
+
+
 def parse_rule(game: str, move_seconds: object, on_timeout: object) -> Rule | None:
     """The rule a creation form asks for (None: a table played in one sitting)."""
     if move_seconds in (None, "", "0", 0):
@@ -78,6 +84,8 @@ class Correspondence(Presence, Scheduler):
         self._fired: dict[tuple[str, int], float] = {}
         #: turn notifications (web push, e-mail) hook in here
         self.turn_hooks: list[TurnHook] = []
+        #: the version each table id was last seen at here and the seats it waited for
+        self._waited: dict[int, tuple[int, frozenset[int]]] = {}
         #: deadlines fired by this process: (due, fired) wall-clock times (benchmarks)
         self.fired_log: list[tuple[float, float]] = []
         self._days_tasks: weakref.WeakSet[asyncio.Task[None]] = weakref.WeakSet()
@@ -114,6 +122,7 @@ class Correspondence(Presence, Scheduler):
     def _after_change(self, table: LiveTable) -> None:
         super()._after_change(table)
         if table.status == "over" or self._closing:
+            self._waited.pop(table.row.id, None)
             return
         rule = self.rules.get(table.row.id, Rule(0, ""))
         if rule is None:  # known: not a correspondence table
@@ -164,9 +173,17 @@ class Correspondence(Presence, Scheduler):
         table.move_at = due.timestamp() if due is not None else None
         table.meta += 1
         table.wake_all()
-        if stored is True and waited:
+        # « À vous de jouer » goes to those the table starts waiting for: not to the person
+        # whose move made this version (a trick's winner leads the next one), nor to those
+        # it already waited for at the version before (everyone's claim in the Parlote)
+        before = self._waited.get(table.row.id)
+        self._waited[table.row.id] = (version, frozenset(waited))
+        already = before[1] if before is not None and before[0] == version - 1 else frozenset()
+        mover = table.actions[version - 1][0] if 0 < version <= len(table.actions) else None
+        told = [s for s in waited if s != mover and s not in already]
+        if stored is True and told:
             for hook in self.turn_hooks:
-                self._days_task(self._run_hook(hook, table, waited))
+                self._days_task(self._run_hook(hook, table, told))
 
     def _retry_deadline(self, table: LiveTable, version: int) -> None:
         """The store could not read the rule or keep the deadline of `version`: write it a
@@ -278,6 +295,27 @@ class Correspondence(Presence, Scheduler):
         await self._play_at(table, "move", version, 0, counted)
         return claimed and table.version != version
 
+    def _finished(self, table: LiveTable) -> None:
+        super()._finished(table)
+        if table.record_id is None and all(s.kind != "open" for s in table.seats):
+            self._days_task(self._say_abandoned(table))
+
+    async def _say_abandoned(self, table: LiveTable) -> None:
+        """A game abandoned at a deadline has no record, and the log line that said so
+        lived in memory only: reloaded (a restart, or days later once it left memory), its
+        table says again why it ended, rather than a bare « terminée »."""
+        try:
+            rule = await self.rule_for(table)
+        except Exception:  # the store away: the page shows the table as it is
+            return
+        if rule is None or rule.on_timeout != "abandon" or table.record_id is not None:
+            return
+        line = abandoned_line(table)
+        if all(text != line for _, text in table.log):
+            table.log.append((table.version, line))
+            table.meta += 1
+            table.wake_all()
+
     async def _abandon(self, table: LiveTable, version: int) -> bool:
         """Time ran out and the table said so: the game ends here, without a record (not
         rated). True if this process ended it."""
@@ -286,18 +324,12 @@ class Correspondence(Presence, Scheduler):
         async with table.lock:
             if table.version != version or table.status != "live":
                 return False
-            late = [table.names()[s] for s in table.state.actors()]
             await self.store.set_status(table.row.id, "over")
             await cs.clear_due(self.store, table.row.id)
             table.row.status = "over"
             table.move_at = None
             self._after_change(table)
-            table.log.append(
-                (
-                    table.version,
-                    f"Temps écoulé pour {', '.join(late)} : partie abandonnée, non classée.",
-                )
-            )
+            table.log.append((table.version, abandoned_line(table)))
             table.meta += 1
             table.wake_all()
         self._publish(table.code)

@@ -36,6 +36,10 @@ class MyTable:
     ranks: list[int] = field(default_factory=list)
     scores: list[Any] = field(default_factory=list)
     updated_at: datetime | None = None
+    #: every seat was taken (the game started); an open table that closed never did
+    started: bool = True
+    #: a private table (its game replays only for those who sat there)
+    private: bool = False
 
     @property
     def rank(self) -> int | None:
@@ -58,6 +62,7 @@ async def tables_of(store: Store, player: str, limit: int = 60) -> list[MyTable]
                     tables_t.c.game,
                     tables_t.c.status,
                     tables_t.c.updated_at,
+                    tables_t.c.private,
                     seats_t.c.seat,
                     seats_t.c.kind,
                     records_t.c.id.label("record_id"),
@@ -75,14 +80,17 @@ async def tables_of(store: Store, player: str, limit: int = 60) -> list[MyTable]
         ).all()
         ids = [r.id for r in rows]
         names: dict[int, list[str]] = {}
+        waiting: set[int] = set()  # tables with a seat nobody took
         if ids:
             seats = await conn.execute(
-                select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name)
+                select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name, seats_t.c.kind)
                 .where(seats_t.c.table_id.in_(ids))
                 .order_by(seats_t.c.table_id, seats_t.c.seat)
             )
             for s in seats:
                 names.setdefault(s.table_id, []).append(s.name or f"Place {s.seat + 1}")
+                if s.kind == "open":
+                    waiting.add(s.table_id)
     found = []
     seen: set[int] = set()
     for r in rows:
@@ -103,6 +111,8 @@ async def tables_of(store: Store, player: str, limit: int = 60) -> list[MyTable]
                 ranks=[int(x) for x in result.get("ranks") or []],
                 scores=list(result.get("scores") or []),
                 updated_at=r.updated_at,
+                started=r.id not in waiting,
+                private=bool(r.private),
             )
         )
     return found

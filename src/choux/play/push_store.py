@@ -3,10 +3,11 @@ opted in gets « À vous de jouer » for every seat that identity holds."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Index, String, Table, delete, insert, select
+from sqlalchemy import Column, DateTime, Index, String, Table, delete, insert, select, update
 
 from choux.play.store import Store, metadata
 
@@ -83,6 +84,31 @@ async def drop(store: Store, endpoint: str, player: str | None = None) -> None:
         if player is not None:
             query = query.where(push_subscriptions_t.c.player == player)
         await conn.execute(query)
+
+
+#: the cookie that names a device's own push subscription (by `device_key`)
+PUSH_COOKIE = "choux_push"
+
+
+def device_key(endpoint: str) -> str:
+    """What a device's own cookie keeps of its subscription (not the endpoint itself)."""
+    return hashlib.sha256(endpoint.encode()).hexdigest()[:32]
+
+
+async def move(store: Store, old: str, new: str, key: str) -> None:
+    """The device whose subscription has `key` changed identity (log-in, log-out): its
+    « À vous de jouer » now follow the new one. Only `old`'s own subscriptions are looked
+    at, so a made-up key moves nothing of anyone else's."""
+    async with store.db.begin() as conn:
+        rows = await conn.execute(
+            select(push_subscriptions_t.c.endpoint).where(push_subscriptions_t.c.player == old)
+        )
+        for endpoint in [r.endpoint for r in rows if device_key(r.endpoint) == key]:
+            await conn.execute(
+                update(push_subscriptions_t)
+                .where(push_subscriptions_t.c.endpoint == endpoint)
+                .values(player=new)
+            )
 
 
 async def of_players(store: Store, players: list[str]) -> list[Subscription]:

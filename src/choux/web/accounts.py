@@ -13,7 +13,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
-from choux.play.accounts import Account, AccountError, Accounts
+from choux.play import push_store
+from choux.play.accounts import Account, AccountError, Accounts, pseudo_key
 from choux.web.errors import status_of
 from choux.web.forms import form_of, session_of
 from choux.web.ratelimits import Limits, client_key
@@ -34,6 +35,14 @@ def accounts_of(request: HTTPConnection) -> Accounts:
     return accounts
 
 
+async def follow_device(request: HTTPConnection, old: str, new: str) -> None:
+    """This device changed identity: its push subscription (if it has one) goes along, so
+    a phone logged in gets the account's turns and a device logged out no longer does."""
+    key = request.cookies.get(push_store.PUSH_COOKIE, "")
+    if old != new and 0 < len(key) <= 64:
+        await push_store.move(request.app.state.store, old, new, key)
+
+
 async def attach(request: HTTPConnection, session: Session) -> None:
     """Make the cookie's account session count: its identity becomes the visitor's. A
     session unknown to the store (logged out elsewhere, expired, made up) turns the
@@ -41,13 +50,16 @@ async def attach(request: HTTPConnection, session: Session) -> None:
     if not session.auth:
         return
     account = await accounts_of(request).session_account(session.auth)
+    old = session.player
     if account is None:
         session.become(secrets.token_urlsafe(12))
         session.name = ""
+        await follow_device(request, old, session.player)
         return
     session.account = account.pseudo
     if session.player != account.player:
         session.become(account.player, session.auth, account.pseudo)
+        await follow_device(request, old, session.player)
 
 
 async def current_account(request: Request) -> Account | None:
@@ -120,7 +132,9 @@ async def login(request: Request) -> Response:
     limits: Limits = request.app.state.limits
     allowed = await limits.allow("login", client_key(request))
     if allowed and pseudo.strip():
-        allowed = await limits.allow("login", "pseudo:" + pseudo.strip().casefold()[:24])
+        # the key the account is found by: look-alike spellings (« ＧＥＲＭＡＩＮＥ ») log in
+        # to the same account, so they draw from the same limit
+        allowed = await limits.allow("login", "pseudo:" + pseudo_key(pseudo.strip()))
     if not allowed:
         return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
     accounts = accounts_of(request)
@@ -130,7 +144,10 @@ async def login(request: Request) -> Response:
         shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
         return render(request, "account_login.html", {"pseudo": shown, "error": error.message}, 403)
     token = await accounts.open_session(account)
-    session_of(request).become(account.player, token, account.pseudo)
+    session = session_of(request)
+    old = session.player
+    session.become(account.player, token, account.pseudo)
+    await follow_device(request, old, session.player)
     return RedirectResponse("/mes-parties", status_code=303)
 
 
@@ -140,8 +157,10 @@ async def logout(request: Request) -> Response:
     session = session_of(request)
     if session.auth:
         await accounts_of(request).close_session(session.auth)
+    old = session.player
     session.become(secrets.token_urlsafe(12))
     session.name = ""
+    await follow_device(request, old, session.player)
     return RedirectResponse("/connexion?deconnecte=1", status_code=303)
 
 
@@ -152,8 +171,10 @@ async def logout_everywhere(request: Request) -> Response:
     if account is not None:
         await accounts_of(request).close_all_sessions(account)
     session = session_of(request)
+    old = session.player
     session.become(secrets.token_urlsafe(12))
     session.name = ""
+    await follow_device(request, old, session.player)
     return RedirectResponse("/connexion?deconnecte=partout", status_code=303)
 
 

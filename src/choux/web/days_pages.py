@@ -83,7 +83,19 @@ async def push_subscribe(request: Request) -> Response:
         await push.subscribe(session.player, data)
     except TableError as error:
         return refused(error.message, error.kind if isinstance(error.kind, int) else 400)
-    return JSONResponse({"message": "Notifications activées sur cet appareil."})
+    answer = JSONResponse({"message": "Notifications activées sur cet appareil."})
+    # the device remembers which subscription is its own: when it logs in or out, that one
+    # follows its new identity (web.accounts), and no other
+    endpoint = data.get("endpoint") if isinstance(data, dict) else None
+    answer.set_cookie(
+        push_store.PUSH_COOKIE,
+        push_store.device_key(str(endpoint)),
+        max_age=60 * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return answer
 
 
 @router.post("/push/desabonnement")

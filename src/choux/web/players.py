@@ -108,12 +108,15 @@ async def my_games(request: Request) -> Response:
             "code": t.code,
             "title": title_of(t.game),
             "names": t.names,
+            # a game without a record was abandoned (a correspondence deadline): its table
+            # says why; a table nobody completed was never a game
+            "href": f"/parties/{t.record_id}" if t.record_id is not None else f"/t/{t.code}",
             "record_id": t.record_id,
-            "result": result_label(t),
+            "result": result_label(t) if t.record_id is not None else "abandonnée",
             "won": t.won,
         }
         for t in mine
-        if t.status == "over" and t.record_id is not None
+        if t.status == "over" and (t.record_id is not None or t.started)
     ]
     followed = await followed_by(service.store, session.player)
     pseudos = await accounts_of(request).pseudos_of(sorted(followed))
@@ -137,7 +140,15 @@ async def profile(request: Request, pseudo: str) -> Response:
     service: TableService = request.app.state.service
     standings = await standings_of(service.store, account.player)
     mine = await tables_of(service.store, account.player)
-    over = [t for t in mine if t.status == "over" and t.record_id is not None]
+    viewer = session_of(request).player
+    # a private table's game is for those who sat there: not shown to anyone else
+    over = [
+        t
+        for t in mine
+        if t.status == "over"
+        and t.record_id is not None
+        and (not t.private or viewer == account.player)
+    ]
     stats = []
     for info in catalog():
         standing = standings.get(info.name)
@@ -163,7 +174,6 @@ async def profile(request: Request, pseudo: str) -> Response:
         }
         for t in over[:10]
     ]
-    viewer = session_of(request).player
     return render(
         request,
         "profile.html",
