@@ -9,7 +9,9 @@ statements go to sqlite3, whose statement cache keeps them prepared, on the loop
 
 That is safe only because such a write never waits: in WAL mode with `synchronous=NORMAL`
 a COMMIT appends to the WAL file without flushing it (a killed process loses nothing
-committed); the connection's busy timeout is 0 (if another connection holds the write
+committed, a power cut would); the flush is `sync`, in a thread, before the batch's moves
+are acknowledged (group commit: one flush for the whole batch, and the loop never waits
+for the disk); the connection's busy timeout is 0 (if another connection holds the write
 lock, the batch fails at once, having written nothing, and the caller writes it in the
 thread); and it never checkpoints (`wal_autocheckpoint=0`): the caller asks for a
 checkpoint, run in a thread on a connection of its own, every `CHECKPOINT_EVERY` commits.
@@ -22,6 +24,7 @@ left unknown.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -35,17 +38,23 @@ INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, seat, action, client_id, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?)"
 )
-#: every connection of the store (SQLAlchemy's too)
+#: every connection of the store (SQLAlchemy's too): each COMMIT is on the disk when it
+#: returns (these connections write in threads, where waiting for the disk is fine)
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
-    "PRAGMA synchronous=NORMAL",
+    "PRAGMA synchronous=FULL",
     "PRAGMA busy_timeout=10000",
     "PRAGMA foreign_keys=ON",
 )
-#: the loop's connection: never wait for a lock, never checkpoint (the busy timeout first,
-#: so that even setting up the connection cannot wait)
-LOOP_ONLY = ("PRAGMA busy_timeout=0", "PRAGMA wal_autocheckpoint=0")
-LOOP_PRAGMAS = (*LOOP_ONLY, *(pragma for pragma in PRAGMAS if "busy_timeout" not in pragma))
+#: the loop's connection: never wait for a lock, the disk or a checkpoint (the busy timeout
+#: first, so that even setting up the connection cannot wait); `sync` flushes its commits
+LOOP_ONLY = ("PRAGMA busy_timeout=0", "PRAGMA wal_autocheckpoint=0", "PRAGMA synchronous=NORMAL")
+LOOP_PRAGMAS = (
+    *LOOP_ONLY,
+    *(pragma for pragma in PRAGMAS if "busy_timeout" not in pragma and "synchronous" not in pragma),
+)
+#: `fdatasync` where the system has it (Linux), else `fsync` (macOS)
+_datasync = getattr(os, "fdatasync", os.fsync)
 #: about 1,000 WAL pages, SQLite's own default, at a few pages a commit
 CHECKPOINT_EVERY = 250
 
@@ -72,6 +81,8 @@ class SqliteAppends:
         self._checkpointer: sqlite3.Connection | None = None
         #: commits since the last checkpoint was asked for
         self.commits = 0
+        #: the WAL file whose directory entry is known to be on the disk (its inode)
+        self._wal_inode: int | None = None
 
     def open(self) -> None:
         """Connect now, in a thread at startup: this first connection may wait for a lock
@@ -103,6 +114,29 @@ class SqliteAppends:
             raise
         self.commits += 1
         return stored  # only here, after the COMMIT, are these outcomes true
+
+    def sync(self) -> None:
+        """In a thread, after a batch's COMMIT on the loop: its WAL frames on the disk, so
+        that a power cut cannot take an acknowledged move (`synchronous=FULL` would flush
+        inside the COMMIT, on the loop). One flush covers every commit before it. A new WAL
+        file gets its directory flushed once too, as SQLite does for its own files."""
+        wal = self.path + "-wal"
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+        except FileNotFoundError:
+            return  # SQLite checkpointed it into the database (flushed) and removed it
+        try:
+            _datasync(fd)
+            inode = os.fstat(fd).st_ino
+        finally:
+            os.close(fd)
+        if inode != self._wal_inode:
+            directory = os.open(os.path.dirname(os.path.abspath(wal)), os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+            self._wal_inode = inode
 
     def checkpoint_due(self) -> bool:
         """Whether enough was committed since the last checkpoint (and count it asked)."""

@@ -655,6 +655,8 @@ class Store:
         try:
             if self.sqlite_appends is not None:
                 flags = self.sqlite_appends.append(batch, _now())
+                # on the disk before any of them is acknowledged (a power cut loses nothing)
+                await asyncio.to_thread(self.sqlite_appends.sync)
                 self._checkpoint_if_due(self.sqlite_appends)
             else:
                 assert self.appends is not None
