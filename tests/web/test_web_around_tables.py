@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 from test_web_accounts import PASSWORD, login, post, signup
 from test_web_correspondence import create_days_table
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, create_table, csrf_of, join, other, play_to_end, wait_for
+from webhelpers import (
+    client,
+    create_table,
+    csrf_of,
+    join,
+    other,
+    play_to_end,
+    receive_state,
+    receive_version,
+    wait_for,
+)
 
 DAY = 86400
 
@@ -116,3 +127,36 @@ def test_a_replay_names_its_winner_and_a_ladder_says_robot_once(sqlite_url: str)
     name = record["names"][winner] + (" (robot)" if winner in record["bots"] else "")
     assert f'id="replay-winners">Gagnant : {name}</p>' in replay
     assert "Robot au hasard" in ladder and 'Robot au hasard <span class="seat-tag">' not in ladder
+
+
+def test_my_games_say_your_turn_at_cul_de_chouette_only_to_the_awaited_seat(
+    sqlite_url: str,
+) -> None:
+    """Everyone at a Cul de Chouette table « acts » (the −10 button, a shout out of place):
+    « à vous de jouer » is for the seats the game waits for, not for every actor."""
+    with client(sqlite_url) as alice:
+        code = create_table(alice, "cul-de-chouette", ["human", "human", "human"])
+        bob, carla = other(alice), other(alice)
+        assert join(bob, code, "Bob").status_code == 303
+        assert join(carla, code, "Carla").status_code == 303
+        table = alice.app.state.service.tables[code]
+        wait_for(lambda: table.status == "live")
+        visitors = (alice, bob, carla)
+        for _ in range(20):  # the awaited seat moves on until others hold a −10 button too
+            waiting = table.state.view(None)["waiting"]
+            if len(table.state.actors()) == 3 and 0 < len(waiting) < 3:
+                break
+            if not waiting:  # a race: the clock ends it
+                time.sleep(0.1)
+                continue
+            seat = waiting[0]
+            with visitors[seat].websocket_connect(f"/t/{code}/ws") as ws:
+                message = receive_state(ws)
+                moves = [m["action"] for m in message["view"]["legal"]]
+                move = next(m for m in moves if m["type"] not in ("crier", "bevue"))
+                ws.send_json({"type": "action", "id": "m", "action": move})
+                receive_version(ws, message["version"] + 1)
+        assert len(table.state.actors()) == 3 and 0 < len(waiting) < 3, waiting
+        for seat, visitor in enumerate(visitors):
+            told = "à vous de jouer" in ongoing_of(visitor)
+            assert told == (seat in waiting), (seat, waiting)

@@ -15,7 +15,7 @@ from choux.engine.french import joined
 from choux.play.errors import TableError
 from choux.play.players import MyTable, follow, followed_by, standings_of, tables_of, unfollow
 from choux.play.service import TableService
-from choux.play.tables import STATUS_LABELS
+from choux.play.tables import STATUS_LABELS, LiveTable
 from choux.web.accounts import accounts_of
 from choux.web.catalog import catalog
 from choux.web.forms import form_of, session_of
@@ -51,6 +51,16 @@ def time_left(seconds: float) -> str:
     return f"{hours} h {minutes % 60} min" if hours else f"{minutes % 60} min"
 
 
+def awaited_seats(table: LiveTable) -> tuple[int, ...]:
+    """The seats whose decision the game waits for. A game whose actors include seats that
+    merely may act (at Cul de Chouette everyone holding a −10 button or a shout) names
+    them in its public view (« waiting »); elsewhere they are its actors."""
+    waiting = table.state.view(None).get("waiting")
+    if isinstance(waiting, list):
+        return tuple(s for s in waiting if isinstance(s, int))
+    return tuple(table.state.actors())
+
+
 async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | None:
     """An open or live table as « Mes parties » shows it, from its live state; at a
     correspondence table, whom it waits for and the time left to play."""
@@ -62,7 +72,8 @@ async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | 
         return None
     seat = table.seats[mine.seat]
     live = table.status == "live"
-    my_turn = live and seat.kind == "human" and mine.seat in table.state.actors()
+    awaited = awaited_seats(table) if live else ()
+    my_turn = live and seat.kind == "human" and mine.seat in awaited
     label = "à vous de jouer" if my_turn else STATUS_LABELS[table.status]
     if seat.kind == "bot":
         label = "un robot joue pour vous"
@@ -73,7 +84,7 @@ async def ongoing_row(service: TableService, mine: MyTable) -> dict[str, Any] | 
     note = ""
     if days:
         names = table.names()
-        waited = [names[s] for s in table.state.actors() if s != mine.seat]
+        waited = [names[s] for s in awaited if s != mine.seat]
         if live and not my_turn and seat.kind == "human" and waited:
             label = f"à {joined(waited)} de jouer"
         note = "par correspondance"
