@@ -19,7 +19,7 @@ from web_fixtures import (
     db_url_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, csrf_of, other, play_to_end, receive_state
+from webhelpers import client, create_table, csrf_of, join, other, play_to_end, receive_state
 
 from choux.play import accounts as accounts_module
 from choux.play.store import accounts_t, migrate, seats_t, sync_url, tables_t
@@ -311,3 +311,30 @@ def test_my_games_put_the_tables_waiting_for_me_on_top(sqlite_url: str, course: 
         assert ongoing.count("à vous de jouer") == 1 and "turn-badge" in ongoing
         bobs = bob.get("/mes-parties").text
         assert bobs.index(f"/t/{other_table}") < bobs.index(f"/t/{waiting}")
+
+
+def test_an_accounts_pseudonym_is_refused_to_anyone_else_at_a_table(sqlite_url: str) -> None:
+    """A guest could sit as « Germaine » beside the account Germaine (and rank on the ladder
+    under her name); look-alike spellings too, and the shared screen's added players."""
+    with client(sqlite_url) as germaine:
+        assert signup(germaine, "Germaine").status_code == 303  # type: ignore[attr-defined]
+        guest = other(germaine)
+        page = guest.get("/nouvelle?jeu=chouine")
+        form = {
+            "csrf": csrf_of(page.text),
+            "jeu": "chouine",
+            "joueurs": "2",
+            "pendule": "0",
+            "place_0": "human",
+            "place_1": "bot:random",
+        }
+        for spelling in ("Germaine", "germaine", "Ｇｅｒｍａｉｎｅ"):
+            refused = guest.post("/tables", data={**form, "pseudo": spelling})
+            assert refused.status_code == 409, (spelling, refused.status_code)
+            assert "est le pseudonyme d'un compte" in text_of(refused)
+        code = create_table(germaine, "chouine", ["human", "human"], name="Germaine")
+        taken = join(guest, code, "GERMAINE")
+        assert taken.status_code == 409 and "connectez-vous" in text_of(taken)
+        assert join(guest, code, "Germain").status_code == 303
+        table = germaine.app.state.service.tables[code]  # type: ignore[attr-defined]
+        assert [s.name for s in table.seats] == ["Germaine", "Germain"]

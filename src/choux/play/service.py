@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.engine.fairness import new_seed
+from choux.play.accounts import Accounts, pseudo_key
 from choux.play.base import ServiceBase, cancel_running
 from choux.play.chat import Chat, ChatRoom
 from choux.play.correspondence import Correspondence
@@ -269,6 +270,7 @@ class TableService(
                 name = clean_name(creator)
             except BadName as error:
                 raise TableError(str(error)) from error
+            await self._check_owner(name, creator_player)
             free = [r for r in rows if r.kind == "open"]
             if free:
                 token = secrets.token_urlsafe(18)
@@ -309,6 +311,17 @@ class TableService(
             self._arm_expiry(table)
         return table, token
 
+    async def _check_owner(self, name: str, player: str | None) -> None:
+        """An account's pseudonym is its own: nobody else sits under it (a guest named
+        « Germaine » beside the account Germaine would pass for her, on the ladder too)."""
+        account = await Accounts(self.store).by_pseudo(name)
+        if account is not None and account.player != player:
+            raise TableError(
+                f"« {name} » est le pseudonyme d'un compte : connectez-vous pour jouer sous "
+                "ce nom, ou choisissez-en un autre.",
+                "conflict",
+            )
+
     async def join(
         self, table: LiveTable, seat: int | None, name: object, player: str | None = None
     ) -> tuple[int, str]:
@@ -318,6 +331,7 @@ class TableService(
             clean = clean_name(name)
         except BadName as error:
             raise TableError(str(error)) from error
+        await self._check_owner(clean, player)
         async with table.lock:
             if table.status == "over":
                 raise TableError("Cette table est fermée : créez-en une nouvelle.", "gone")
@@ -328,8 +342,8 @@ class TableService(
                 seat = free[0]
             if seat not in free:
                 raise TableError("Cette place est déjà prise.", "conflict")
-            taken = {n.casefold() for n in table.names()}
-            if clean.casefold() in taken:
+            taken = {pseudo_key(n) for n in table.names()}
+            if pseudo_key(clean) in taken:
                 raise TableError("Ce pseudonyme est déjà pris à cette table.", "conflict")
             token = secrets.token_urlsafe(18)
             row = table.seats[seat]
