@@ -247,11 +247,13 @@ let turnShown = false;
 
 /** The nodes a player acts with: the renderer's hook `turnArea(board, actions)` (a node, a
  * list of nodes, or none when its decisions sit in a docked panel), else the hand and the
- * action buttons when there are some. */
+ * action buttons when there are some, with the trick to answer (a phone turned sideways
+ * showed the hand and scrolled the trick off the top). */
 function turnArea() {
   if (typeof renderer.turnArea === "function") return [renderer.turnArea(board, actionsBox)].flat().filter(Boolean);
   const area = board.querySelector("[data-turn-area], .cq-hand, .cx-hand");
-  return [area, actionsBox.childElementCount ? actionsBox : null].filter(Boolean);
+  const trick = area ? board.querySelector(".cq-felt, .cx-felt") : null;
+  return [trick, area, actionsBox.childElementCount ? actionsBox : null].filter(Boolean);
 }
 
 function bringTurnIntoView(myTurn) {
@@ -264,9 +266,12 @@ function bringTurnIntoView(myTurn) {
   if (!rects.length) return;
   const top = Math.min(...rects.map((r) => r.top));
   const bottom = Math.max(...rects.map((r) => r.bottom));
+  // a dock fixed at the bottom of the screen (the decisions) covers what is below its top
+  const dock = [actionsBox, ...actionsBox.children].find((node) => getComputedStyle(node).position === "fixed");
+  const limit = dock ? Math.min(innerHeight, dock.getBoundingClientRect().top) : innerHeight;
   let delta = 0;
   if (top < 0) delta = top - 8;
-  else if (bottom > innerHeight - 8) delta = Math.min(bottom - innerHeight + 8, top - 8);
+  else if (bottom > limit - 8) delta = Math.min(bottom - limit + 8, top - 8);
   if (Math.abs(delta) < 4) return;
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   scrollBy({ top: delta, behavior: still ? "auto" : "smooth" });
@@ -309,8 +314,20 @@ function draw() {
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
   drawLog();
   drawResult();
-  bringTurnIntoView(myTurn);
+  afterStylesheets(() => bringTurnIntoView(myTurn));
   firstDraw = false;
+}
+
+/** A game's stylesheet (`useStylesheet`) arrives after the first drawing: what covers the
+ * page (a dock fixed at the bottom) is known once it has loaded, so the turn waits for it. */
+function afterStylesheets(then) {
+  const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
+  if (!pending.length) return then();
+  const loaded = (link) => new Promise((done) => {
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", done, { once: true });
+  });
+  Promise.race([Promise.all(pending.map(loaded)), new Promise((done) => setTimeout(done, 2000))]).then(then);
 }
 
 /** Before the start the board is the first deal, greyed, under a line that says when the

@@ -255,6 +255,12 @@ function sheet(view, s, ctx, bevueBy) {
     own);
 }
 
+/** What the page brings into view when the turn comes (table.js): the dice, above the dock
+ * where the decision sits (a phone turned sideways had them under it). */
+export function turnArea(board) {
+  return board.querySelector(".cdc-dice");
+}
+
 /**
  * Whom the game waits for (table.js: status line, highlighted chips, tab title, turn
  * notices): the server's `waiting` (who must roll, type, choose, or the players a fair window
