@@ -6,6 +6,7 @@ its offline page."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,13 +51,13 @@ def days_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
         server.stop()
 
 
-def create_correspondence_table(page: Any, base: str) -> str:
+def create_correspondence_table(page: Any, base: str, on_timeout: str = "bot") -> str:
     page.goto(f"{base}/nouvelle?jeu=chouine")
     page.fill("input[name=pseudo]", "Alice")
     page.select_option("select[name=joueurs]", "2")
     page.select_option("select[name=place_1]", "human")
     page.select_option("select[name=correspondance]", "86400")
-    page.select_option("select[name=echeance]", "bot")
+    page.select_option("select[name=echeance]", on_timeout)
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#invite-link", state="attached")  # folded under « Inviter » once live
     return str(page.input_value("#invite-link"))
@@ -112,6 +113,33 @@ def test_a_correspondence_chouine_across_a_restart_with_push(days_server, player
         assert days_server.app.state.push.public_key == key
         assert "robot" not in alice.page.inner_text("#seats")  # nobody was replaced
         assert not alice.errors and not bob.errors
+
+
+def test_an_abandoned_correspondence_game_says_so_and_offers_no_turn_alerts(
+    days_server, players, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    alice, bob = players(), players(phone=True)
+    link = create_correspondence_table(alice.page, days_server.url, "abandon")
+    bob.page.goto(link)
+    bob.page.fill(".join-form input[name=pseudo]", "Bob")
+    bob.page.click(".join-form button[type=submit]")
+    bob.page.wait_for_selector("#push-switch")
+    # the days go by while the server is down: at its restart the deadline has passed
+    days_server.stop()
+    with sqlite3.connect(tmp_path / "days.sqlite3") as db:
+        db.execute("update correspondence set due_at = '2000-01-01 00:00:00.000000'")
+    days_server.start()
+    bob.page.goto(link)
+    bob.page.wait_for_function(
+        "() => window.chouxTable && window.chouxTable.current.status === 'over'"
+    )
+    status = bob.page.inner_text("#status-line")
+    assert "abandonnée" in status and "terminée" not in status, status
+    assert "abandonnée, non classée" in bob.page.inner_text("#log")
+    bob.page.wait_for_timeout(300)  # the e-mail form comes after a request
+    assert not bob.page.locator("#push-switch").is_visible()
+    assert not bob.page.locator("#email-form").is_visible()
+    assert not alice.errors and not bob.errors
 
 
 def test_the_manifest_service_worker_and_offline_page_load(days_server, players) -> None:  # type: ignore[no-untyped-def]

@@ -186,6 +186,8 @@ function statusLine() {
     text = mySeat === null ? "La table attend ses joueurs : prenez une place libre pour jouer."
       : "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   }
+  // over without a result: a correspondence game abandoned at its deadline (not rated)
+  else if (current.status === "over" && !current.result) text = "Partie abandonnée : temps écoulé, non classée.";
   else if (current.status === "over") text = (renderer.overText && renderer.overText(view)) || "Partie terminée.";
   else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
@@ -314,8 +316,15 @@ function draw() {
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
   drawLog();
   drawResult();
+  drawDaysSwitches();
   afterStylesheets(() => bringTurnIntoView(myTurn));
   firstDraw = false;
+}
+
+/** « Me prévenir quand c'est mon tour » and the e-mail form: no more turns once it is over. */
+function drawDaysSwitches() {
+  const over = current.status === "over";
+  for (const node of document.querySelectorAll("#push-switch, #email-form")) node.hidden = over;
 }
 
 /** A game's stylesheet (`useStylesheet`) arrives after the first drawing: what covers the
@@ -355,7 +364,7 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
 cues.switchButton(document.getElementById("days-switches"));
 if (mySeat !== null) {
   pushSwitch(document.getElementById("days-switches"), showNotice);
-  mailForm(document.getElementById("days-switches"), showNotice);
+  mailForm(document.getElementById("days-switches"), showNotice).then(drawDaysSwitches, () => {});
 }
 
 draw();
