@@ -82,6 +82,7 @@ def test_result_headline_is_written_for_the_winner_and_for_the_loser(tmp_path: P
         for seat, page in pages.items():
             reason = page.locator("#result-reason").inner_text()
             assert reason.startswith("Objectif de 100 points dépassé"), reason
+            assert reason.endswith("."), reason  # read as a sentence, like the other games'
             assert page.locator("#result-list li").count() == 4  # the final ranking
             assert page.locator("#rematch-form button").inner_text() == "Rejouer"
             assert page.locator("#lobby-link").inner_text() == "Retour au salon"

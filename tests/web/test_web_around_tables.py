@@ -160,3 +160,18 @@ def test_my_games_say_your_turn_at_cul_de_chouette_only_to_the_awaited_seat(
         for seat, visitor in enumerate(visitors):
             told = "à vous de jouer" in ongoing_of(visitor)
             assert told == (seat in waiting), (seat, waiting)
+
+
+def test_the_log_ends_a_game_with_its_reason_as_a_sentence(sqlite_url: str) -> None:
+    """Cul de Chouette's reason (« 343 points atteints sur ses propres dés ») has no full
+    stop of its own: the log's last line read as a sentence cut short."""
+    with client(sqlite_url) as c:
+        code = create_table(
+            c, "cul-de-chouette", ["human", "bot:easy"], options={"objectif": "100"}
+        )
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        lines = [line["text"] for line in c.get(f"/t/{code}/etat.json").json()["log"]]
+    reason = final["result"]["reason"]
+    assert not reason.endswith(".")  # the engine's own words, as the record keeps them
+    assert f"Partie terminée. {reason}." in lines, lines[-3:]

@@ -32,3 +32,13 @@ def joined(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return ", ".join(names[:-1]) + " et " + names[-1]
+
+
+def sentence(text: str) -> str:
+    """`text` ending as a sentence does: a full stop added unless it has its own mark.
+
+    >>> sentence("343 points atteints"), sentence("Fin du match."), sentence("Bravo !")
+    ('343 points atteints.', 'Fin du match.', 'Bravo !')
+    """
+    stripped = text.rstrip()
+    return stripped if not stripped or stripped[-1] in ".!?…" else stripped + "."

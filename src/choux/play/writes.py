@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from choux.engine.base import Action, Seat
 from choux.engine.fairness import commitment
+from choux.engine.french import sentence
 from choux.engine.record import Record
 from choux.play.base import ServiceBase
 from choux.play.errors import NOT_STORED, SEAT_LOST, TableError
@@ -121,5 +122,5 @@ class WritePath(ServiceBase):
             self._finished(table)
             outcome = new.outcome()
             if outcome is not None:
-                table.log.append((seq, f"Partie terminée. {outcome.reason}"))
+                table.log.append((seq, f"Partie terminée. {sentence(outcome.reason)}"))
         self._after_change(table)

@@ -143,7 +143,7 @@ function drawResult() {
   if (appearing) announce([title]);
   document.getElementById("result-title").textContent = french(title);
   document.getElementById("result-place").textContent = french(placeLine(result, mySeat, arbiter, current.view.teams));
-  document.getElementById("result-reason").textContent = french(result.reason || "");
+  document.getElementById("result-reason").textContent = french(sentence(result.reason || ""));
   const list = clear(document.getElementById("result-list"));
   const order = result.ranks.map((rank, seat) => ({ rank, seat }))
     .filter(({ seat }) => seat !== current.view.arbiter)  // a referee plays for no score
@@ -319,6 +319,12 @@ function draw() {
   drawDaysSwitches();
   afterStylesheets(() => bringTurnIntoView(myTurn));
   firstDraw = false;
+}
+
+/** A reason read as a sentence: a full stop unless it ends with its own mark. */
+function sentence(text) {
+  const trimmed = text.trimEnd();
+  return !trimmed || /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** « Me prévenir quand c'est mon tour » and the e-mail form: no more turns once it is over. */
