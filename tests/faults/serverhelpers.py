@@ -163,3 +163,20 @@ class Player:
         response = self.http.get(f"{self.server.url}/t/{self.code}/etat.json")
         assert response.status_code == 200, response.text
         return dict(response.json())
+
+
+def play_under_load(
+    server: Server, tables: int, acks: int
+) -> tuple[list[Player], list[threading.Thread]]:
+    """`tables` people each at a table against a bot, playing in threads, once at least
+    `acks` moves were acknowledged in all (or 30 s went by)."""
+    players = [Player(server) for _ in range(tables)]
+    for player in players:
+        player.create()
+    threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while sum(len(p.acks) for p in players) < acks and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return players, threads

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-import time
 from pathlib import Path
 
-from serverhelpers import Player, Server
+from serverhelpers import Server, play_under_load
 
 TABLES = 20
 
@@ -31,15 +29,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move_and_every_table_resumes(
     server = Server(f"sqlite:///{path}", tmp_path / "server.log")
     server.start()
     try:
-        players = [Player(server) for _ in range(TABLES)]
-        for player in players:
-            player.create()
-        threads = [threading.Thread(target=p.play, daemon=True) for p in players]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while sum(len(p.acks) for p in players) < 10 * TABLES and time.monotonic() < deadline:
-            time.sleep(0.05)
+        players, threads = play_under_load(server, TABLES, 10 * TABLES)
         server.kill()  # mid-flight: moves sent, some acknowledged, some not
         for thread in threads:
             thread.join(timeout=15)

@@ -15,13 +15,11 @@ import contextlib
 import shutil
 import sqlite3
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serverhelpers import Player, Server
+from serverhelpers import Server, play_under_load
 from test_kill_under_load import stored_actions
 
 TABLES = 10
@@ -75,15 +73,7 @@ def test_a_power_cut_under_load_loses_no_acknowledged_move(tmp_path: Path) -> No
         server = Server(f"sqlite:///{disk / 'choux.sqlite3'}", tmp_path / "server.log")
         server.start()
         try:
-            players = [Player(server) for _ in range(TABLES)]
-            for player in players:
-                player.create()
-            threads = [threading.Thread(target=p.play, daemon=True) for p in players]
-            for thread in threads:
-                thread.start()
-            deadline = time.monotonic() + 30
-            while sum(len(p.acks) for p in players) < 20 * TABLES and time.monotonic() < deadline:
-                time.sleep(0.05)
+            players, threads = play_under_load(server, TABLES, 20 * TABLES)
             # the cut: what the server acknowledged so far, then the disk as it is now
             acked = {p.code: dict(p.acks) for p in players}
             shutil.copyfile(image, tmp_path / "cut.img")

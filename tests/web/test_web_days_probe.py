@@ -62,18 +62,24 @@ def test_look_alike_spellings_of_a_pseudonym_share_its_log_in_limit(sqlite_url: 
         assert "Trop de tentatives de connexion" in text_of(right)
 
 
+def turns_told(service: Any) -> list[tuple[int, list[int]]]:
+    """Every « À vous de jouer » the service sends from now on: (version, seats told)."""
+    told: list[tuple[int, list[int]]] = []
+
+    async def hook(table: Any, seats: list[int]) -> None:
+        told.append((table.version, list(seats)))
+
+    service.turn_hooks.append(hook)
+    return told
+
+
 def test_the_player_who_keeps_the_turn_is_not_told_it_is_their_turn(sqlite_url: str) -> None:
     """« À vous de jouer » goes to the person the turn comes to. A Chouine player who wins
     a trick leads the next one: the table still waits for them, and they have just moved
     (often on another device than the phone a notification would ring)."""
     with client(sqlite_url) as alice:
         service = alice.app.state.service
-        told: list[tuple[int, list[int]]] = []
-
-        async def hook(table: Any, seats: list[int]) -> None:
-            told.append((table.version, list(seats)))
-
-        service.turn_hooks.append(hook)
+        told = turns_told(service)
         code = create_days_table(alice, "chouine")
         bob = other(alice)
         join(bob, code, "Bob")
@@ -100,12 +106,7 @@ def test_everyone_asked_at_once_is_told_once(sqlite_url: str) -> None:
     table starts waiting for them, not again each time another person has answered."""
     with client(sqlite_url) as host:
         service = host.app.state.service
-        told: list[tuple[int, list[int]]] = []
-
-        async def hook(table: Any, seats: list[int]) -> None:
-            told.append((table.version, list(seats)))
-
-        service.turn_hooks.append(hook)
+        told = turns_told(service)
         page = host.get("/nouvelle?jeu=parlote")
         data = {"csrf": csrf_of(page.text), "jeu": "parlote", "joueurs": "4", "pendule": "0"}
         data.update({f"place_{n}": "human" for n in range(4)})
