@@ -57,6 +57,9 @@ class ServiceBase:
         #: the resync's last full read of presence elsewhere: when, under which subscription
         self._presence_read_at = float("-inf")
         self._presence_read_epoch = -1
+        #: the resync's presence work (Redis), apart: a Redis that hangs must not hold back
+        #: the catch-up from the store for its timeouts
+        self._presence_sync: asyncio.Task[None] | None = None
         #: bot decisions computed by this process (each runs every bot actor of a version)
         self.bot_decisions = 0
         #: bot-only tables think one decision at a time (the scheduler's budget), so that

@@ -8,9 +8,12 @@ the seat for `grace_seconds`, then a bot takes it.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from choux.play.base import ServiceBase
 from choux.play.tables import LiveTable, Subscriber
+
+log = logging.getLogger("choux.play")
 
 
 class Presence(ServiceBase):
@@ -80,12 +83,40 @@ class Presence(ServiceBase):
         self._spawn(table, f"grace{seat}", self._grace(table, seat))
 
     async def _grace(self, table: LiveTable, seat: int) -> None:
+        delay = self.settings.grace_seconds
         while True:
-            await asyncio.sleep(self.settings.grace_seconds)
+            await asyncio.sleep(delay)
+            delay = self.settings.grace_seconds
             if table.connections.get(seat, 0) > 0 or table.status != "live":
                 return
             # the person may be playing through another process (None: Redis cannot say,
             # and a person is not replaced on a guess)
-            if await self.pubsub.present(table.code, seat) is False:
-                break
-        await self.replace_with_bot(table, seat, "absence prolongée")
+            if not await self._absent_everywhere(table, seat):
+                continue
+            try:
+                await self.replace_with_bot(table, seat, "absence prolongée")
+                return
+            except Exception as error:  # the store could not write it: nothing changed
+                retry = self.settings.store_retry_seconds
+                log.warning(
+                    "table %s: seat %s not replaced (%s), again in %ss",
+                    table.code,
+                    seat,
+                    error,
+                    retry,
+                )
+                delay = retry
+
+    async def _absent_everywhere(self, table: LiveTable, seat: int) -> bool:
+        """No socket of `seat` here nor, as Redis says twice, `presence_ttl` apart, on
+        another process: a Redis just restarted (or stalled past the marks' lifetime) says
+        « nobody » of everyone until each process has marked its sockets again, which it
+        does within that time."""
+        if await self.pubsub.present(table.code, seat) is not False:
+            return False
+        if not self.settings.redis_url:
+            return True
+        await asyncio.sleep(self.presence_ttl)
+        if table.connections.get(seat, 0) > 0 or table.status != "live":
+            return False
+        return await self.pubsub.present(table.code, seat) is False

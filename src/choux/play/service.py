@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
@@ -366,11 +366,16 @@ class TableService(
             row = table.seats[seat]
             if row.kind != "human" or table.status == "over":
                 return
-            level = preferred_level(table.game)
             old = row.name or f"Place {seat + 1}"
-            row.kind, row.level, row.token_hash = "bot", level, None
-            row.name = f"{old} (robot)"
-            await self.store.update_seat(table.row.id, row)
+            new = replace(
+                row,
+                kind="bot",
+                level=preferred_level(table.game),
+                token_hash=None,
+                name=f"{old} (robot)",
+            )
+            await self.store.update_seat(table.row.id, new)  # first: a failure changes nothing
+            row.kind, row.level, row.token_hash, row.name = new.kind, new.level, None, new.name
             self._make_bots(table)
             table.log.append((table.version, f"{old} est remplacé·e par un robot ({reason})."))
             table.meta += 1

@@ -120,24 +120,20 @@ class Sync(ServiceBase):
                 log.warning("resync failed: %s", error)
 
     async def resync(self) -> None:
-        """Say which seats have a socket open here (they expire unless said again), read
-        the others' when due, and catch up the tables the store holds newer versions of."""
-        present: list[Mark] = [
-            (t.code, seat, True)
-            for t in list(self.tables.values())
-            for seat, count in t.connections.items()
-            if count > 0
-        ]
-        await self.pubsub.mark_present(present, self.presence_ttl)
+        """Catch up the tables the store holds newer versions of; meanwhile, in a task of
+        its own, say which seats have a socket open here (they expire unless said again)
+        and read the others' when due (a Redis that hangs takes its timeouts there, not
+        out of the catch-up)."""
+        task = self._presence_sync
+        if task is None or task.done():
+            task = self._presence_sync = asyncio.get_running_loop().create_task(
+                self._sync_presence()
+            )
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
         held = {c: t for c, t in self.tables.items() if t.status != "over"}
         if not held:
             return
-        now = time.monotonic()
-        if now - self._presence_read_at >= self.presence_ttl or not self.pubsub.heard_all_since(
-            self._presence_read_epoch
-        ):  # changes are told at once: a full read only for expiries and lost messages
-            self._presence_read_at, self._presence_read_epoch = now, self.pubsub.epoch
-            await self._refresh_presence(list(held.values()))
         # a table found behind is caught up only if it still is at the next resync: most
         # are behind by a message on its way (the store answers before Redis delivers it);
         # a lost one is made up one interval later
@@ -150,6 +146,25 @@ class Sync(ServiceBase):
                         await self._catch_up(table)
         known = {code: (t.version, t.status) for code, t in held.items()}
         self._behind = await self.store.newer(known)
+
+    async def _sync_presence(self) -> None:
+        """The resync's presence: this process's open seats told to Redis, and the others'
+        read back when due."""
+        present: list[Mark] = [
+            (t.code, seat, True)
+            for t in list(self.tables.values())
+            for seat, count in t.connections.items()
+            if count > 0
+        ]
+        await self.pubsub.mark_present(present, self.presence_ttl)
+        held = [t for t in list(self.tables.values()) if t.status != "over"]
+        now = time.monotonic()
+        if held and (
+            now - self._presence_read_at >= self.presence_ttl
+            or not self.pubsub.heard_all_since(self._presence_read_epoch)
+        ):  # changes are told at once: a full read only for expiries and lost messages
+            self._presence_read_at, self._presence_read_epoch = now, self.pubsub.epoch
+            await self._refresh_presence(held)
 
     async def _absorb(self, table: LiveTable, change: dict[str, Any]) -> bool:
         """Under the lock: apply the next action as another process stored it (False: the

@@ -257,6 +257,8 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
         except TimeoutError:
             await conn.close(4408, "plus de nouvelles")
             return
+        except WebSocketDisconnected:  # closed meanwhile (its seat lost): a RuntimeError
+            raise  # too, but read again it fails at once, for ever, never yielding the loop
         except (KeyError, RuntimeError):  # a binary frame
             await refuse(conn, None, "Message illisible.")
             continue
