@@ -3,6 +3,7 @@ the log-out said, « Mes parties » at a correspondence table, the replay's winn
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 import time
@@ -18,7 +19,6 @@ from webhelpers import (
     other,
     play_to_end,
     receive_state,
-    receive_version,
     wait_for,
 )
 
@@ -142,24 +142,28 @@ def test_my_games_say_your_turn_at_cul_de_chouette_only_to_the_awaited_seat(
         table = alice.app.state.service.tables[code]
         wait_for(lambda: table.status == "live")
         visitors = (alice, bob, carla)
-        for _ in range(20):  # the awaited seat moves on until others hold a −10 button too
-            waiting = table.state.view(None)["waiting"]
-            if len(table.state.actors()) == 3 and 0 < len(waiting) < 3:
-                break
-            if not waiting:  # a race: the clock ends it
-                time.sleep(0.1)
-                continue
-            seat = waiting[0]
-            with visitors[seat].websocket_connect(f"/t/{code}/ws") as ws:
-                message = receive_state(ws)
-                moves = [m["action"] for m in message["view"]["legal"]]
-                move = next(m for m in moves if m["type"] not in ("crier", "bevue"))
-                ws.send_json({"type": "action", "id": "m", "action": move})
-                receive_version(ws, message["version"] + 1)
-        assert len(table.state.actors()) == 3 and 0 < len(waiting) < 3, waiting
-        for seat, visitor in enumerate(visitors):
-            told = "à vous de jouer" in ongoing_of(visitor)
-            assert told == (seat in waiting), (seat, waiting)
+        with contextlib.ExitStack() as pages:  # everyone's page open: everyone present
+            sockets = [pages.enter_context(v.websocket_connect(f"/t/{code}/ws")) for v in visitors]
+            for ws in sockets:
+                receive_state(ws)
+            for _ in range(60):  # the awaited seat moves on until others may act too
+                waiting = table.state.view(None)["waiting"]
+                if len(table.state.actors()) == 3 and 0 < len(waiting) < 3:
+                    break
+                if not waiting:  # a race: the clock ends it
+                    time.sleep(0.05)
+                    continue
+                seat, version = waiting[0], table.version
+                legal = [m["action"] for m in table.state.view(seat)["legal"]]
+                move = next(m for m in legal if m["type"] not in ("crier", "bevue"))
+                sockets[seat].send_json({"type": "action", "id": f"m{version}", "action": move})
+                end = time.monotonic() + 5
+                while table.version == version and time.monotonic() < end:
+                    time.sleep(0.01)
+            assert len(table.state.actors()) == 3 and 0 < len(waiting) < 3, waiting
+            for seat, visitor in enumerate(visitors):
+                told = "à vous de jouer" in ongoing_of(visitor)
+                assert told == (seat in waiting), (seat, waiting)
 
 
 def test_the_log_ends_a_game_with_its_reason_as_a_sentence(sqlite_url: str) -> None:
