@@ -158,6 +158,13 @@ def follow_lesson(page: Any, move: Any, moves: int) -> list[str]:
     steps = [lesson_step(page)]
     while current(page)["status"] != "over" and moves:
         moves -= 1
+        # a person reads the panel before moving: it has caught up with this version
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(
+                "() => document.getElementById('lesson').dataset.version"
+                " === String(window.chouxTable.current.version)",
+                timeout=2000,
+            )
         step = lesson_step(page)
         if step != steps[-1]:
             steps.append(step)

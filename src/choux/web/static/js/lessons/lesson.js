@@ -22,6 +22,7 @@ export function startLesson(steps) {
     version = message.version;
     const step = steps.find((s) => s.when(message.view, message.seat, message)) || steps[steps.length - 1];
     seen.add(step.id);
+    document.getElementById("lesson").dataset.version = String(version);  // read up to here
     progress.textContent = `${seen.size} règle${seen.size > 1 ? "s" : ""} vue${seen.size > 1 ? "s" : ""} sur ${steps.length}`;
     if (shown === step.id) return;
     shown = step.id;
