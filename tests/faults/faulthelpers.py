@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from choux.play.errors import TableError
@@ -162,3 +163,24 @@ def fill(path: Path) -> Path:
         except OSError as error:
             assert error.errno == errno.ENOSPC, error
     return filler
+
+
+class StatementKiller:
+    """Terminates, `times` times, the PostgreSQL backend of the connection about to run a
+    statement that starts with `prefix` (hook `before_execute` on SQLAlchemy's
+    « before_cursor_execute »): the connection is lost for real, mid-transaction."""
+
+    def __init__(self, admin_url: str, prefix: str, times: int = 0) -> None:
+        self.admin_url = admin_url
+        self.prefix = prefix
+        self.times = times
+        self.killed = 0
+
+    def before_execute(self, conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if self.times <= 0 or not statement.lstrip().upper().startswith(self.prefix):
+            return
+        self.times -= 1
+        pid = conn.connection.dbapi_connection.info.backend_pid
+        with psycopg.connect(self.admin_url, autocommit=True) as admin:
+            admin.execute("select pg_terminate_backend(%s)", (pid,))
+        self.killed += 1

@@ -13,15 +13,13 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import psycopg
 import pytest
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
-from faulthelpers import fault_settings, running
+from faulthelpers import StatementKiller, fault_settings, running
 from webhelpers import PG_BASE, postgres_or_skip
 
 from choux.play.correspondence_store import Rule
@@ -30,26 +28,9 @@ from choux.play.service import SeatSpec, TableService
 HOUR = 0.5  # seconds an hour of move time lasts here
 
 
-class DeadlineKiller:
-    """Terminates the backend that is about to write a deadline, `times` times."""
-
-    def __init__(self) -> None:
-        self.times = 0
-        self.killed = 0
-
-    def before_execute(self, conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if self.times <= 0 or not statement.lstrip().upper().startswith("UPDATE CORRESPONDENCE"):
-            return
-        self.times -= 1
-        pid = conn.connection.dbapi_connection.info.backend_pid
-        with psycopg.connect(PG_BASE, autocommit=True) as admin:
-            admin.execute("select pg_terminate_backend(%s)", (pid,))
-        self.killed += 1
-
-
 @contextlib.contextmanager
-def deadline_killer(service: TableService) -> Iterator[DeadlineKiller]:
-    killer = DeadlineKiller()
+def deadline_killer(service: TableService) -> Iterator[StatementKiller]:
+    killer = StatementKiller(PG_BASE, "UPDATE CORRESPONDENCE")
     engine = service.store.db.sync_engine
     event.listen(engine, "before_cursor_execute", killer.before_execute)
     try:

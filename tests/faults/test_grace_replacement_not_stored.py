@@ -14,34 +14,15 @@ import asyncio
 import sys
 import uuid
 from pathlib import Path
-from typing import Any
 
-import psycopg
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
-from faulthelpers import fault_settings, running
+from faulthelpers import StatementKiller, fault_settings, running
 from webhelpers import PG_BASE, postgres_or_skip
 
 from choux.play.service import SeatSpec
-
-
-class SeatWriteKiller:
-    """Terminates the backend of the connection about to update a seat, `times` times."""
-
-    def __init__(self, times: int) -> None:
-        self.times = times
-        self.killed = 0
-
-    def before(self, conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if self.times <= 0 or not statement.lstrip().upper().startswith("UPDATE SEATS"):
-            return
-        self.times -= 1
-        pid = conn.connection.dbapi_connection.info.backend_pid
-        with psycopg.connect(PG_BASE, autocommit=True) as admin:
-            admin.execute("select pg_terminate_backend(%s)", (pid,))
-        self.killed += 1
 
 
 async def test_a_replacement_the_store_could_not_write_changes_nothing_and_is_retried() -> None:
@@ -52,10 +33,10 @@ async def test_a_replacement_the_store_could_not_write_changes_nothing_and_is_re
                 "chouine", 2, {}, [SeatSpec("human"), SeatSpec("human")], creator="Alice"
             )
             engine = service.store.db.sync_engine
-            killer = SeatWriteKiller(times=1)
+            killer = StatementKiller(PG_BASE, "UPDATE SEATS", times=1)
             await service.join(table, None, "Bob")
             service.subscribe(table, 0)  # Alice's page is open; Bob never comes
-            event.listen(engine, "before_cursor_execute", killer.before)
+            event.listen(engine, "before_cursor_execute", killer.before_execute)
             try:
                 loop = asyncio.get_running_loop()
                 end = loop.time() + 10
@@ -80,4 +61,4 @@ async def test_a_replacement_the_store_could_not_write_changes_nothing_and_is_re
                 assert row is not None and row.seats[1].kind == "bot"
                 assert any(seat == 1 for seat, _, _ in row.actions), "Bob's bot never played"
             finally:
-                event.remove(engine, "before_cursor_execute", killer.before)
+                event.remove(engine, "before_cursor_execute", killer.before_execute)

@@ -11,50 +11,21 @@ a table found behind is caught up at the next resync: each move crossed in 5 to 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import shutil
 import signal
-import socket
-import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from faulthelpers import fault_settings, running
-from scaleout_helpers import free_port
+from scaleout_helpers import free_port, redis_process
 from webhelpers import postgres_or_skip
 
 from choux.play.service import SeatSpec
 
 RESYNC = 0.5
-
-
-@contextlib.contextmanager
-def redis_process(port: int) -> Iterator[subprocess.Popen[bytes]]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed: scale-out test skipped")
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                break
-            time.sleep(0.05)
-        yield process
-    finally:
-        os.kill(process.pid, signal.SIGCONT)
-        process.terminate()
-        process.wait(timeout=10)
 
 
 async def test_moves_cross_processes_within_two_resyncs_while_redis_hangs() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -19,8 +21,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def redis_on(port: int) -> Iterator[str]:
-    """A private redis-server on `port` (skipped when Redis is not installed)."""
+def redis_process(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A private redis-server on `port`, as a process a test may stop (SIGSTOP) or kill
+    (skipped when Redis is not installed); it is resumed and ended afterwards."""
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed: scale-out test skipped")
     process = subprocess.Popen(
@@ -33,10 +36,19 @@ def redis_on(port: int) -> Iterator[str]:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
                 break
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield process
     finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGCONT)
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def redis_on(port: int) -> Iterator[str]:
+    """A private redis-server on `port`: its URL (skipped when Redis is not installed)."""
+    with redis_process(port):
+        yield f"redis://127.0.0.1:{port}/0"
 
 
 @contextlib.contextmanager
