@@ -237,3 +237,33 @@ def test_every_control_is_reachable_by_keyboard_with_a_visible_focus(tmp_path: P
             page.wait_for_timeout(200)
             problems += keyboard_walk(page, f"table {name}")
         assert not problems, "\n".join(problems)
+
+
+def test_keyboard_play_keeps_the_focus_in_the_hand_after_each_card(tmp_path: Path) -> None:
+    """Playing a card with Enter redrew the hand and left the focus on the page's body: the
+    next card meant tabbing again from the top of the page (found playing by keyboard)."""
+    with live_server(tmp_path, bot_pace=0.02) as server, chromium() as browser:
+        page = browser.new_page(viewport=DESKTOP)
+        create_table(page, server.url, "chouine", "Alice", 2, {1: "bot:random"})
+        played = 0
+        for _ in range(200):
+            if played == 4:
+                break
+            card = page.locator(".cq-hand button.card.playable")
+            if not card.count():
+                page.wait_for_timeout(50)
+                continue
+            if played == 0:
+                card.first.focus()  # the one Tab walk to the hand, done once
+            else:  # after the first card, the focus is back in the hand by itself
+                page.wait_for_function(
+                    "() => document.activeElement && document.activeElement.closest('.cq-hand')"
+                )
+            before = page.evaluate("window.chouxTable.current.version")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => window.chouxTable.current.version > {before}")
+            played += 1
+        assert played == 4
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.closest('.cq-hand')"
+        )

@@ -317,8 +317,32 @@ function draw() {
   drawLog();
   drawResult();
   drawDaysSwitches();
+  keepPlayFocus();
   afterStylesheets(() => bringTurnIntoView(myTurn));
   firstDraw = false;
+}
+
+// Keyboard play: a card or an action button had the focus, the drawing replaced it (the
+// card played, the button used, a new trick) and the focus fell to the page's body; it comes
+// back to the hand (the same card if it is still there, else the first one that can be
+// played), so that Tab is not needed again from the top of the page after every move.
+const PLAY_AREA = ".cq-hand, .cx-hand, #actions, [data-turn-area]";
+let focusInPlay = null;  // the `data-card` (or "") of the focused control, null: elsewhere
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  focusInPlay = target instanceof Element && target.closest(PLAY_AREA) ? (target.dataset?.card || "") : null;
+});
+
+document.addEventListener("pointerdown", (event) => {  // a click elsewhere: focus let go
+  if (!(event.target instanceof Element && event.target.closest(PLAY_AREA))) focusInPlay = null;
+});
+
+function keepPlayFocus() {
+  if (focusInPlay === null || (document.activeElement && document.activeElement !== document.body)) return;
+  const buttons = [...board.querySelectorAll(".cq-hand button, .cx-hand button"), ...actionsBox.querySelectorAll("button")];
+  const same = focusInPlay && buttons.find((b) => b.dataset.card === focusInPlay);
+  const next = same || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
+  if (next) next.focus({ preventScroll: true });
 }
 
 /** A reason read as a sentence: a full stop unless it ends with its own mark. */
