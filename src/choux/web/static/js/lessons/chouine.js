@@ -62,6 +62,6 @@ startLesson([
     title: "L'atout et l'ordre des cartes",
     when: () => true,
     text: (view) => `La carte retournée sous le talon donne l'atout : ${view.trump_name || "sa couleur"}. Un atout bat toute carte d'une autre couleur.\n`
-      + "Dans chaque couleur, de la plus forte à la plus faible : as, dix, roi, dame, valet, neuf, huit, sept. Cliquez une carte de votre main pour la jouer.",
+      + "Dans chaque couleur, de la plus forte à la plus faible : as, dix, roi, dame, valet, neuf, huit, sept. Choisissez une carte de votre main pour la jouer.",
   },
 ]);

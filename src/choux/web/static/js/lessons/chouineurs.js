@@ -49,7 +49,7 @@ startLesson([
     id: "attente",
     title: "Chacun choisit en secret",
     when: (view) => view.phase === "choix",
-    text: () => "Les autres joueurs choisissent à leur tour l'orientation de leur main et leur pari. Tout se dévoile quand la première carte du pli est posée.",
+    text: () => "Les autres joueurs choisissent eux aussi, en même temps que vous, l'orientation de leur main et leur pari. Tout se dévoile quand la première carte du pli est posée.",
   },
   {
     id: "fournir",
@@ -63,20 +63,20 @@ startLesson([
     title: "Qui gagne le pli",
     when: (view) => view.phase === "jeu" && view.last_trick !== null,
     text: () => "Le pli revient au plus fort dragon (noir) ; sans dragon, au plus fort magicien (jaune, l'atout) ; sinon à la plus forte carte de la couleur demandée. "
-      + "Le gagnant entame le pli suivant.\nComptez vos plis : c'est le nombre annoncé par votre pari qui rapporte, ni plus ni moins.",
+      + "Le gagnant entame le pli suivant.\nComptez vos plis : seuls les nombres de plis inscrits sur votre carte de pari rapportent des points.",
   },
   {
     id: "entame",
     title: "À vous d'entamer",
     when: (view, seat) => myTurn(view, seat),
     text: () => "Vous commencez le pli : la couleur de votre carte devient la couleur demandée, que les autres devront fournir s'ils le peuvent.\n"
-      + "Touchez une carte de votre main pour la jouer.",
+      + "Choisissez une carte de votre main pour la jouer.",
   },
   {
     id: "cartes",
     title: "Les cartes des Chouineurs",
     when: () => true,
     text: () => "Quatre personnages : reines (bleu) et rois (rouge) ne valent que par leur couleur ; les magiciens (jaune) sont les atouts ; les dragons (noir) sont des super-atouts qui l'emportent sur tout.\n"
-      + "La partie dure quatre manches de sept plis ; le but est de gagner exactement le nombre de plis de son pari.",
+      + "La partie dure quatre manches de sept plis ; le but est de gagner un nombre de plis inscrit sur sa carte de pari.",
   },
 ]);

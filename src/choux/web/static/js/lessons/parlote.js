@@ -20,7 +20,7 @@ startLesson([
     title: "Qui a menti en dernier ?",
     when: (view) => view.phase === "liar",
     text: () => "Le premier piocheur est celui qui a menti en dernier : avouez-le d'un clic sur « Moi ! ». Le piocheur est tiré parmi ceux qui l'ont dit.\n"
-      + "Vous jouez avec la place d'en face (votre partenaire) contre les deux autres.",
+      + "Vous jouez avec le joueur d'en face (votre partenaire) contre les deux autres.",
   },
   {
     id: "pioche",
@@ -35,7 +35,7 @@ startLesson([
     id: "encheres",
     title: "Les enchères : deux couleurs d'atout",
     when: (view, seat) => view.phase === "bidding" && view.bidding && view.bidding.turn === seat,
-    text: () => "Annoncez combien de points votre équipe fera (de 80 à 150, ou « capot » pour les sept plis) et choisissez deux couleurs d'atout, celles où votre main est la moins profonde. Ou passez.\n"
+    text: () => "Annoncez combien de points votre équipe fera (de 80 à 150, ou « capot » pour les sept plis) et choisissez deux couleurs d'atout, celles où votre main a les niveaux les plus bas. Ou passez.\n"
       + "Les adversaires peuvent coincher : les enchères s'arrêtent et la manche compte double.",
   },
   {
@@ -64,7 +64,7 @@ startLesson([
     id: "gagner",
     title: "Qui gagne le pli",
     when: (view) => canPlay(view),
-    text: (view) => `Parmi les cartes dont l'argument compte : si un atout (${(view.contract?.colours || []).map((c) => (view.colours || []).find((x) => x.id === c)?.name || c).join(", ") || "les deux couleurs de l'enchère"}) est joué, l'atout le moins profond gagne ; sinon, la carte la plus profonde.\n`
+    text: (view) => `Parmi les cartes dont l'argument compte : si un atout (${(view.contract?.colours || []).map((c) => (view.colours || []).find((x) => x.id === c)?.name || c).join(", ") || "les deux couleurs de l'enchère"}) est joué, l'atout du niveau le plus bas gagne ; sinon, la carte du niveau le plus haut.\n`
       + "Votre partenaire, en face, partage vos plis : s'il gagne déjà, gardez vos bonnes cartes.",
   },
   {
@@ -80,6 +80,6 @@ startLesson([
     title: "Les cartes : des arguments fallacieux",
     when: () => true,
     text: () => "Chaque carte est un sophisme d'une des sept couleurs (insuffisance, influence, erreur mathématique…). Son niveau va de 1, la famille générale, à 4, le sophisme le plus précis.\n"
-      + "Sans atout, la carte la plus profonde gagne le pli ; le mémo rappelle les sept couleurs et leurs arbres.",
+      + "Sans atout, la carte du niveau le plus haut gagne le pli ; le mémo rappelle les sept couleurs et leurs arbres.",
   },
 ]);
