@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_flow import click_first
 from e2e_tables import (
     DESKTOP,
     PHONE,
@@ -267,3 +268,33 @@ def test_keyboard_play_keeps_the_focus_in_the_hand_after_each_card(tmp_path: Pat
         page.wait_for_function(
             "() => document.activeElement && document.activeElement.closest('.cq-hand')"
         )
+
+
+def test_the_last_trick_toggle_keeps_its_focus_and_gives_way_to_the_next_card(
+    tmp_path: Path,
+) -> None:
+    """« Voir le dernier pli » lost the focus when pressed, and the last trick stayed on the
+    felt after the next card was played: it was the player's turn with the card just led
+    hidden."""
+    with live_server(tmp_path, bot_pace=0.02) as server, chromium() as browser:
+        page = browser.new_page(viewport=DESKTOP)
+        create_table(page, server.url, "chouine", "Alice", 2, {1: "bot:random"})
+        toggle = page.locator("#last-trick-toggle")
+        for _ in range(200):  # play until a trick is over and it is our turn again
+            if (
+                toggle.count()
+                and toggle.is_enabled()
+                and page.locator(".cq-hand .playable").count()
+            ):
+                break
+            click_first(page, ".cq-hand button.card.playable")
+            page.wait_for_timeout(80)
+        toggle.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#last-trick-toggle[aria-pressed=true]")
+        assert page.evaluate("document.activeElement.id") == "last-trick-toggle"
+        before = page.evaluate("window.chouxTable.current.version")
+        page.locator(".cq-hand button.card.playable").first.click()
+        page.wait_for_function(f"() => window.chouxTable.current.version > {before}")
+        page.wait_for_selector("#last-trick-toggle[aria-pressed=false]")
+        assert page.locator("#last-trick-toggle").inner_text() == "Voir le dernier pli"

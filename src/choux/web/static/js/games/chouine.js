@@ -4,6 +4,7 @@ import { backEl, cardEl, fill, SUIT_NAMES, SUITS } from "../cards.js";
 import { counted, pointsText } from "../widgets.js";
 
 let showLast = false;
+let shownAt = "";  // the table when the last trick was asked for: a new card puts the current one back
 
 function plainPlays(view) {
   const plays = new Map();
@@ -101,6 +102,8 @@ export function render(board, view, ctx) {
 
   const felt = h("div", { class: "cq-felt" });
   felt.append(talonEl(view));
+  const played = JSON.stringify([view.trick, view.last_trick]);
+  if (showLast && played !== shownAt) showLast = false;
   if (showLast && view.last_trick) {
     felt.append(trickEl(view.last_trick.cards, ctx, `Dernier pli (remporté par ${names[view.last_trick.winner]})`));
   } else {
@@ -110,9 +113,14 @@ export function render(board, view, ctx) {
 
   const tools = h("div", { class: "cq-tools" });
   tools.append(h("button", {
-    type: "button", class: "chip", disabled: !view.last_trick, "aria-pressed": String(showLast),
+    type: "button", class: "chip", id: "last-trick-toggle", disabled: !view.last_trick, "aria-pressed": String(showLast),
     text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli",
-    onclick: () => { showLast = !showLast; ctx.redraw ? ctx.redraw() : null; },
+    onclick: () => {
+      showLast = !showLast;
+      shownAt = played;
+      if (ctx.redraw) ctx.redraw();
+      document.getElementById("last-trick-toggle")?.focus();  // the button was drawn anew
+    },
   }));
   wrap.append(tools);
 

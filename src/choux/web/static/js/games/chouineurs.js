@@ -7,6 +7,7 @@ useStylesheet("/static/css/games/chouineurs.css");
 const CHARACTERS = { noir: "Dragon", jaune: "Magicien", bleu: "Reine", rouge: "Roi" };
 const PHASES = { choix: "Choix secrets : orientation de la main et pari", jeu: "Les plis", chouine: "On pleure !", fin: "Partie terminée" };
 let showLast = false;
+let shownAt = "";  // the table when the last trick was asked for: a new card puts the current one back
 let draft = { orientation: "endroit", bet: undefined };
 let draftRound = null;
 
@@ -167,6 +168,8 @@ export function render(board, view, ctx) {
   wrap.append(seats);
 
   const felt = h("div", { class: "cx-felt" });
+  const played = JSON.stringify([view.trick, view.last_trick]);
+  if (showLast && played !== shownAt) showLast = false;
   // while the crybabies choose, the trick that made them cry stays on the felt
   const crying = view.phase === "chouine" && view.last_trick && !view.trick.length;
   if ((showLast || crying) && view.last_trick) {
@@ -190,8 +193,14 @@ export function render(board, view, ctx) {
   }
   wrap.append(felt);
   wrap.append(h("div", { class: "cq-tools" }, h("button", {
-    type: "button", class: "chip", disabled: !view.last_trick || crying, "aria-pressed": String(showLast),
-    text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli", onclick: () => { showLast = !showLast; ctx.redraw(); } })));
+    type: "button", class: "chip", id: "last-trick-toggle", disabled: !view.last_trick || crying, "aria-pressed": String(showLast),
+    text: showLast ? "Revenir au pli en cours" : "Voir le dernier pli",
+    onclick: () => {
+      showLast = !showLast;
+      shownAt = played;
+      ctx.redraw();
+      document.getElementById("last-trick-toggle")?.focus();  // the button was drawn anew
+    } })));
 
   if (view.seat !== null && view.seat !== undefined) {
     const choosing = view.phase === "choix" && hasLegal(view, "prepare");
