@@ -179,3 +179,22 @@ def test_the_log_ends_a_game_with_its_reason_as_a_sentence(sqlite_url: str) -> N
     reason = final["result"]["reason"]
     assert not reason.endswith(".")  # the engine's own words, as the record keeps them
     assert f"Partie terminée. {reason}." in lines, lines[-3:]
+
+
+def test_a_person_replaced_by_a_bot_is_marked_robot_once(sqlite_url: str) -> None:
+    """The seat's name already says « (robot) » once a bot stands in for a person who left;
+    the record marks the seat as a bot too, and the pages said « Alice (robot) (robot) »."""
+    with client(sqlite_url, grace_seconds=0.1) as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice", {"manches": "1"})
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+        table = c.app.state.service.tables[code]
+        wait_for(lambda: table.status == "over", timeout=60)  # the bots finish it
+        record_id = table.record_id
+        record = c.get(f"/parties/{record_id}.json").json()
+        replay = text_of(c.get(f"/parties/{record_id}"))
+        lobby = text_of(c.get("/"))
+    assert record["names"][0] == "Alice (robot)" and 0 in record["bots"]
+    for page in (replay, lobby):
+        assert "(robot) (robot)" not in page
+    assert "Alice (robot)" in replay

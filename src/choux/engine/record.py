@@ -109,18 +109,30 @@ def bot_seats(value: object, players: int) -> list[int]:
     return sorted(seats)
 
 
+def robot_name(name: str) -> str:
+    """A bot's name as the pages show it: « (robot) » after it, once (a person replaced by a
+    bot during the game already carries it).
+
+    >>> robot_name("Bob"), robot_name("Anne (robot)")
+    ('Bob (robot)', 'Anne (robot)')
+    """
+    return name if name.endswith(" (robot)") else f"{name} (robot)"
+
+
 def winner_names(names: Sequence[str], result: object, bots: Sequence[int] = ()) -> list[str]:
     """The names ranked first in a stored result (read defensively: a bad one names nobody),
     « (robot) » after a bot's, for the pages that tell who won.
 
     >>> winner_names(["Anne", "Bob"], {"ranks": [2, 1]}, [1]), winner_names(["Anne"], None)
     (['Bob (robot)'], [])
+    >>> winner_names(["Anne (robot)", "Bob"], {"ranks": [1, 2]}, [0])
+    ['Anne (robot)']
     """
     ranks = result.get("ranks") if isinstance(result, dict) else None
     if not isinstance(ranks, list):
         return []
     return [
-        names[seat] + (" (robot)" if seat in bots else "")
+        robot_name(names[seat]) if seat in bots else names[seat]
         for seat, rank in enumerate(ranks[: len(names)])
         if rank == 1
     ]
