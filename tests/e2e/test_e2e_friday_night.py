@@ -2,7 +2,7 @@
 
 - When a friend has opened the rematch, the others are offered one way in, « Rejoindre la
   revanche », not « Rejouer » beside « La revanche vous attend » (both led to the same table);
-  a spectator is offered « Voir la revanche ».
+  the rematch, private, is not offered to a spectator.
 - The replay page's « · enregistrement n° 4 » never starts a line with its dot on a phone.
 - Chouineurs at five on a phone: the score sheet fits the screen, the winner's column too.
 """
@@ -68,9 +68,12 @@ def test_the_rematch_a_friend_opened_is_one_button(tmp_path: Path) -> None:
             "Retour au salon",
         ]
         shoot(alice, "friday-rematch-offer-phone")
-        # the spectator may watch it
-        denise.wait_for_selector("#next-table:not([hidden])")
-        assert denise.locator("#next-table").inner_text() == "Voir la revanche"
+        # the rematch is the players' private table (their seats wait for them): the
+        # spectator is not sent there, and a stranger does not find it in the lobby
+        denise.wait_for_timeout(300)
+        assert denise.locator("#next-table").is_hidden()
+        denise.goto(server.url)
+        assert code_of(bob.url) not in denise.content()
 
         # Alice takes her seat at the rematch through the offer
         alice.click("#next-table")

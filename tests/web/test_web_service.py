@@ -201,6 +201,10 @@ def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
         new_code = response.headers["location"].rsplit("/", 1)[1]
         assert new_code != code
         assert bob.get(f"/t/{new_code}/etat.json").json()["seat"] == 1
+        # Alice's seat waits for her: a stranger neither sees the table nor takes her seat
+        stranger = other(c)
+        assert f"/t/{new_code}" not in stranger.get("/").text
+        assert join(stranger, new_code, "Intrus").status_code in (403, 404)
         assert c.get(f"/t/{new_code}").status_code == 200  # Alice follows the link
         state = c.get(f"/t/{new_code}/etat.json").json()
         assert state["seat"] == 0 and state["status"] == "live"

@@ -385,7 +385,10 @@ class TableService(
             self._publish(table.code)
 
     async def rematch(self, table: LiveTable, seat: int) -> LiveTable:
-        """The same table again: same game, options and bots, same person at `seat`."""
+        """The same table again: same game, options and bots, same person at `seat`. It is
+        private whatever the first one was: each former player gets their seat back through
+        the old table's « Rejouer », and the lobby must not hand a stranger a seat that
+        waits for one of them."""
         async with table.lock:
             if table.row.next_code:
                 return await self.get(table.row.next_code)
@@ -400,7 +403,7 @@ class TableService(
                 specs,
                 table.row.clock,
                 prev_code=table.code,
-                private=table.row.private,
+                private=True,
             )
             await self.store.set_next(table.row.id, new.code)
             table.row.next_code = new.code

@@ -160,17 +160,17 @@ function drawResult() {
     replay.href = `/parties/${current.record_id}`;
   }
   const next = document.getElementById("next-table");
-  if (current.next_code) {
+  // a friend already opened the rematch: one way in for the players, not « Rejouer » beside
+  // it (both led to the same table, where a player of this one gets their seat back). The
+  // rematch is the players' own private table (its seats wait for them): no way in for a
+  // spectator.
+  const rematch = document.getElementById("rematch-form");
+  if (current.next_code && rematch) {
     next.hidden = false;
     next.href = `/t/${current.next_code}`;
-    // a friend already opened the rematch: one way in, not « Rejouer » beside it (both led
-    // to the same table, where a player of this one gets their seat back)
-    const rematch = document.getElementById("rematch-form");
-    if (rematch) {
-      rematch.hidden = true;
-      next.classList.add("primary");
-      next.textContent = "Rejoindre la revanche";
-    } else next.textContent = "Voir la revanche";
+    rematch.hidden = true;
+    next.classList.add("primary");
+    next.textContent = "Rejoindre la revanche";
   }
 }
 
