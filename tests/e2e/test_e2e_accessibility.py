@@ -268,6 +268,19 @@ def test_keyboard_play_keeps_the_focus_in_the_hand_after_each_card(tmp_path: Pat
         page.wait_for_function(
             "() => document.activeElement && document.activeElement.closest('.cq-hand')"
         )
+        # arrow keys, Home and End walk the hand (on our turn: nothing moves meanwhile)
+        page.wait_for_selector(".cq-hand button.card.playable")
+        page.locator(".cq-hand button.card").first.focus()
+        page.keyboard.press("Home")
+        cards = page.eval_on_selector_all(".cq-hand button", "els => els.map(e => e.dataset.card)")
+        focused = "document.activeElement.dataset.card"
+        assert page.evaluate(focused) == cards[0]
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused) == cards[1]
+        page.keyboard.press("End")
+        assert page.evaluate(focused) == cards[-1]
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(focused) == cards[-2]
 
 
 def test_the_last_trick_toggle_keeps_its_focus_and_gives_way_to_the_next_card(

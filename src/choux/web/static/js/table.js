@@ -337,6 +337,18 @@ document.addEventListener("pointerdown", (event) => {  // a click elsewhere: foc
   if (!(event.target instanceof Element && event.target.closest(PLAY_AREA))) focusInPlay = null;
 });
 
+// Arrow keys, Home and End move along the hand's cards (Tab still stops at each one).
+board.addEventListener("keydown", (event) => {
+  const card = event.target instanceof Element ? event.target.closest(".cq-hand button, .cx-hand button") : null;
+  if (!card || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+  const cards = [...card.closest(".cq-hand, .cx-hand").querySelectorAll("button")];
+  const at = cards.indexOf(card);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1 }[event.key];
+  if (to < 0 || to >= cards.length) return;
+  event.preventDefault();
+  cards[to].focus();
+});
+
 function keepPlayFocus() {
   if (focusInPlay === null || (document.activeElement && document.activeElement !== document.body)) return;
   const buttons = [...board.querySelectorAll(".cq-hand button, .cx-hand button"), ...actionsBox.querySelectorAll("button")];
