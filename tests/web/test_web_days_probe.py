@@ -30,10 +30,14 @@ def from_address(c: TestClient, address: str) -> TestClient:
     return visitor
 
 
-def play_once(players: dict[int, TestClient], code: str, table: Any) -> int:
-    """The person whose turn it is plays their first legal action; returns their seat."""
+def play_once(
+    players: dict[int, TestClient], code: str, table: Any, seat: int | None = None
+) -> int:
+    """`seat` (by default the one person whose turn it is) plays their first legal action;
+    returns their seat."""
     version = table.version
-    (seat,) = table.state.actors()
+    if seat is None:
+        (seat,) = table.state.actors()
     with players[seat].websocket_connect(f"/t/{code}/ws") as ws:
         message = ws.receive_json()
         while message["type"] != "state" or message["version"] != version:
@@ -124,15 +128,7 @@ def test_everyone_asked_at_once_is_told_once(sqlite_url: str) -> None:
         assert len(first) > 1  # everyone at once
         while len(table.state.actors()) > 1:
             waiting = set(table.state.actors())
-            seat = min(waiting)
-            version = table.version
-            with players[seat].websocket_connect(f"/t/{code}/ws") as ws:
-                message = ws.receive_json()
-                while message["type"] != "state" or message["version"] != version:
-                    message = ws.receive_json()
-                action = message["view"]["legal"][0]["action"]
-                ws.send_json({"type": "action", "id": f"m{version}", "action": action})
-                wait_for(lambda v=version: table.version > v)
+            seat = play_once(players, code, table, min(waiting))
             wait_for(lambda: table.move_at is not None)
             host.portal.call(asyncio.sleep, 0.05)
             for _, seats in told[1:]:  # only people the table did not wait for already

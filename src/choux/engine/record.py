@@ -109,6 +109,10 @@ def bot_seats(value: object, players: int) -> list[int]:
     return sorted(seats)
 
 
+#: what marks a bot's name on the pages, and the seat of a person a bot stands in for
+ROBOT_SUFFIX = " (robot)"
+
+
 def robot_name(name: str) -> str:
     """A bot's name as the pages show it: « (robot) » after it, once (a person replaced by a
     bot during the game already carries it).
@@ -116,7 +120,7 @@ def robot_name(name: str) -> str:
     >>> robot_name("Bob"), robot_name("Anne (robot)")
     ('Bob (robot)', 'Anne (robot)')
     """
-    return name if name.endswith(" (robot)") else f"{name} (robot)"
+    return name if name.endswith(ROBOT_SUFFIX) else name + ROBOT_SUFFIX
 
 
 def winner_names(names: Sequence[str], result: object, bots: Sequence[int] = ()) -> list[str]:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
+from choux.engine.record import ROBOT_SUFFIX
 from choux.play.base import ServiceBase
 from choux.play.errors import TableError
 from choux.play.names import bot_name
@@ -23,8 +24,6 @@ from choux.play.tables import LiveTable, hash_token
 
 #: open tables of other processes loaded at most by one quick-play request
 MAX_QUICK_LOOKUPS = 50
-#: what `replace_with_bot` appends to the name of the person a bot stands in for
-ROBOT_SUFFIX = " (robot)"
 
 
 def own_seat(table: LiveTable, player: str) -> int | None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from choux import games
 from choux.engine.base import JSON, ChouxError, InvalidOptions
 from choux.engine.fairness import new_seed
+from choux.engine.record import robot_name
 from choux.play.accounts import Accounts, pseudo_key
 from choux.play.base import ServiceBase, cancel_running
 from choux.play.chat import Chat, ChatRoom
@@ -372,7 +373,7 @@ class TableService(
                 kind="bot",
                 level=preferred_level(table.game),
                 token_hash=None,
-                name=f"{old} (robot)",
+                name=robot_name(old),
             )
             await self.store.update_seat(table.row.id, new)  # first: a failure changes nothing
             row.kind, row.level, row.token_hash, row.name = new.kind, new.level, None, new.name

@@ -43,6 +43,15 @@ async def follow_device(request: HTTPConnection, old: str, new: str) -> None:
         await push_store.move(request.app.state.store, old, new, key)
 
 
+async def become_guest(request: HTTPConnection, session: Session) -> None:
+    """Logged out (here, elsewhere, or by an unknown session): a fresh guest identity with
+    no name, and this device's push subscription goes with it, not with the account."""
+    old = session.player
+    session.become(secrets.token_urlsafe(12))
+    session.name = ""
+    await follow_device(request, old, session.player)
+
+
 async def attach(request: HTTPConnection, session: Session) -> None:
     """Make the cookie's account session count: its identity becomes the visitor's. A
     session unknown to the store (logged out elsewhere, expired, made up) turns the
@@ -50,14 +59,12 @@ async def attach(request: HTTPConnection, session: Session) -> None:
     if not session.auth:
         return
     account = await accounts_of(request).session_account(session.auth)
-    old = session.player
     if account is None:
-        session.become(secrets.token_urlsafe(12))
-        session.name = ""
-        await follow_device(request, old, session.player)
+        await become_guest(request, session)
         return
     session.account = account.pseudo
     if session.player != account.player:
+        old = session.player
         session.become(account.player, session.auth, account.pseudo)
         await follow_device(request, old, session.player)
 
@@ -157,10 +164,7 @@ async def logout(request: Request) -> Response:
     session = session_of(request)
     if session.auth:
         await accounts_of(request).close_session(session.auth)
-    old = session.player
-    session.become(secrets.token_urlsafe(12))
-    session.name = ""
-    await follow_device(request, old, session.player)
+    await become_guest(request, session)
     return RedirectResponse("/connexion?deconnecte=1", status_code=303)
 
 
@@ -170,11 +174,7 @@ async def logout_everywhere(request: Request) -> Response:
     account = await current_account(request)
     if account is not None:
         await accounts_of(request).close_all_sessions(account)
-    session = session_of(request)
-    old = session.player
-    session.become(secrets.token_urlsafe(12))
-    session.name = ""
-    await follow_device(request, old, session.player)
+    await become_guest(request, session_of(request))
     return RedirectResponse("/connexion?deconnecte=partout", status_code=303)
 
 

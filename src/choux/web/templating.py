@@ -14,6 +14,7 @@ from jinja2 import Template
 from markupsafe import Markup, escape
 
 from choux.engine.french import joined
+from choux.engine.record import robot_name
 from choux.web.typography import typeset_html
 
 
@@ -45,6 +46,7 @@ def rich_text(text: str) -> Markup:
 
 templates.env.filters["rich"] = rich_text
 templates.env.filters["joined"] = joined  # « Anne, Bruno et Chloé »
+templates.env.filters["robot_name"] = robot_name  # « Gaston (robot) », never twice
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
