@@ -28,7 +28,7 @@ from e2e_tables import (
 
 from choux.games.chouine.testing import arrange
 
-pytestmark = [pytest.mark.e2e]
+pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
 SMALL = {"width": 360, "height": 640}
 SIDEWAYS = {"width": 844, "height": 390}
