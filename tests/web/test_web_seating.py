@@ -370,8 +370,13 @@ def test_an_excluded_persons_socket_is_closed_and_cannot_play_the_bots_seat(
             assert not leaked, "the bot's hand went on to the excluded person's page"
             assert closed == SEAT_LOST
         # the write path itself refuses a move of a socket whose seat is lost (asked under
-        # the table's lock, so that a move racing the host's decision is refused too)
-        actor = table.state.actors()[0]
+        # the table's lock, so that a move racing the host's decision is refused too); the
+        # host's own turn is awaited first, so that the bot's moves cannot change the version
+        deadline = time.monotonic() + 10
+        while table.state.actors() != (0,) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert table.state.actors() == (0,)
+        actor = 0
         action = table.state.legal_actions(actor)[0].to_json()
         version = table.version
         with pytest.raises(TableError, match="n'est plus la vôtre"):
