@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
-from webhelpers import client, csrf_of
+from webhelpers import client, create_table, csrf_of, other, play_to_end
 
 from choux import games
 from choux.web.lessons import LESSONS
@@ -56,3 +57,24 @@ def test_lesson_refused_for_a_game_without_one_and_without_csrf(sqlite_url: str)
         forged = c.post("/apprendre/chouine", data={"csrf": "x"}, follow_redirects=False)
     assert missing.status_code == 404 and "partie guidée" in missing.text
     assert forged.status_code == 403
+
+
+def test_a_lesson_is_private_and_never_rated(sqlite_url: str) -> None:
+    """Its deal is known in advance: it must not move the ladder, nor wait in the lobby for
+    strangers. A table on a fresh deal, played the same way, is rated."""
+    with client(sqlite_url) as c:
+        csrf = csrf_of(c.get("/regles/chouine").text)
+        location = str(c.post("/apprendre/chouine", data={"csrf": csrf}).url)
+        code = location.split("/t/", 1)[1].split("?", 1)[0]
+        assert code not in c.get("/").text  # not listed in the lobby
+        assert code not in other(c).get("/").text
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            final = play_to_end(ws)
+        assert final["status"] == "over" and final["record_id"]
+        assert "Personne n'est encore classé" in html.unescape(c.get("/classement/chouine").text)
+        fresh = create_table(c, "chouine", ["human", "bot:random"], "Alice")
+        with c.websocket_connect(f"/t/{fresh}/ws") as ws:
+            assert play_to_end(ws)["status"] == "over"
+        assert "Personne n'est encore classé" not in html.unescape(
+            c.get("/classement/chouine").text
+        )

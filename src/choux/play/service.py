@@ -241,7 +241,8 @@ class TableService(
         `creator_player` is the creator's guest identity, which the rating ladder follows;
         `client` who asks (an address), for the limit on bot-only tables; `seed` is for
         prepared deals (the guided first game, whose deal is public anyway), else a fresh
-        secret one; a `private` table is not listed and its invite link carries a secret."""
+        secret one: a deal known in advance is never rated; a `private` table is not listed
+        and its invite link carries a secret."""
         if game_name not in games.names():
             raise TableError("Ce jeu n'est pas disponible.", "not_found")
         game = games.get(game_name)
@@ -296,6 +297,7 @@ class TableService(
             prev_code=prev_code,
             private=private,
             secret=secrets.token_urlsafe(12) if private else None,
+            rated=seed is None,
         )
         epoch = self.pubsub.epoch
         await self.store.create_table(row)

@@ -72,6 +72,8 @@ tables_t = Table(
     # a private table is not listed; its invite link carries `secret`
     Column("private", Boolean, nullable=False, default=False, server_default=text("false")),
     Column("secret", String(32), nullable=True),
+    # a guided first game, on a deal known in advance, is not rated
+    Column("rated", Boolean, nullable=False, default=True, server_default=text("true")),
     Column("fill_at", DateTime(timezone=True), nullable=True),  # quick play: bots come then
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
@@ -242,6 +244,7 @@ class TableRow:
     private: bool = False
     secret: str | None = None
     fill_at: datetime | None = None
+    rated: bool = True  # False: the ladder ignores its end (a guided first game)
 
 
 def async_url(url: str) -> str:
@@ -315,6 +318,9 @@ def _rate_in(conn: Any, table_id: int, record: dict[str, Any], now: datetime) ->
     name = record.get("game")
     if not isinstance(ranks, list) or name not in games.names():
         return
+    rated = conn.execute(select(tables_t.c.rated).where(tables_t.c.id == table_id)).scalar()
+    if rated is False:
+        return  # a guided first game: its deal was known in advance
     competitors = games.get(name).competitors(int(record["players"]), record.get("options") or {})
     seats = conn.execute(
         select(seats_t.c.kind, seats_t.c.name, seats_t.c.level, seats_t.c.player)
@@ -463,6 +469,7 @@ class Store:
                     prev_code=row.prev_code,
                     private=row.private,
                     secret=row.secret,
+                    rated=row.rated,
                     created_at=now,
                     updated_at=now,
                 )
@@ -902,6 +909,7 @@ class Store:
             private=bool(r.private),
             secret=r.secret,
             fill_at=r.fill_at,
+            rated=bool(r.rated),
         )
         seats = await conn.execute(
             select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat)

@@ -38,6 +38,7 @@ async def start_lesson(request: Request, game: str) -> Response:
         name,
         creator_player=session.player,
         seed=lesson.seed,
+        private=True,  # a lesson is nobody else's table: not in the lobby, never rated
     )
     assert token is not None
     host = next(s for s in table.seats if s.host)
