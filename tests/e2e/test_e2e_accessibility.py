@@ -182,7 +182,12 @@ def keyboard_walk(page: Any, where: str) -> list[str]:
               return box.width > 0 && box.height > 0
                 && el.checkVisibility({ checkVisibilityCSS: true, contentVisibilityAuto: true });
             });
-            shown.forEach((el, i) => { el.dataset.kb = String(i); });
+            // a hand is one Tab stop (roving tabindex): reaching any of its cards reaches it
+            const groups = [...document.querySelectorAll("[data-roving]")];
+            shown.forEach((el, i) => {
+              const group = el.closest("[data-roving]");
+              el.dataset.kb = group ? `hand${groups.indexOf(group)}` : String(i);
+            });
             return shown.length;
         }""",
         CONTROLS,
@@ -280,6 +285,11 @@ def test_keyboard_play_keeps_the_focus_in_the_hand_after_each_card(tmp_path: Pat
         page.keyboard.press("End")
         assert page.evaluate(focused) == cards[-1]
         page.keyboard.press("ArrowLeft")
+        assert page.evaluate(focused) == cards[-2]
+        # the hand is one Tab stop: Tab leaves it, Shift+Tab comes back to the same card
+        page.keyboard.press("Tab")
+        assert not page.evaluate("!!document.activeElement.closest('.cq-hand')")
+        page.keyboard.press("Shift+Tab")
         assert page.evaluate(focused) == cards[-2]
 
 

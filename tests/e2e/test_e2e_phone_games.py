@@ -95,6 +95,7 @@ def test_chouine_sheet_at_four_fits_a_small_phone_and_its_controls_are_finger_wi
             ".chat-tool",
             ".cq-tools .chip",
             ".cq-won summary",
+            "#log-panel > summary",
             ".table-head .rules-link",
         ):
             size = box_of(page, selector)
@@ -155,7 +156,16 @@ def test_sideways_cul_de_chouette_dice_are_above_the_dock_on_my_turn(tmp_path: P
         page = phone(browser, SIDEWAYS, errors)
         invite = create_table(page, server.url, "cul-de-chouette", "Germaine", 2, {1: "bot:easy"})
         quicken_bots(server, invite, 0.2)
-        page.wait_for_selector(".roll-button", timeout=30_000)
+        # the robot may roll first and open a window where we may bet or buy: it waits
+        # for us (its deadline is stretched here), so we pass until our own turn comes
+        for _ in range(300):
+            if page.locator(".roll-button").count():
+                break
+            page.evaluate(
+                "document.querySelector('#actions .pass-button:not([disabled])')?.click()"
+            )
+            page.wait_for_timeout(100)
+        page.wait_for_selector(".roll-button", timeout=10_000)
         page.wait_for_timeout(900)  # the smooth scroll to the turn
         dock_top = box_of(page, "#actions.cdc-dock")["top"]
         dice = in_view(page, ".cdc-dice .die", dock_top)

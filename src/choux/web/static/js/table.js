@@ -337,11 +337,35 @@ document.addEventListener("pointerdown", (event) => {  // a click elsewhere: foc
   if (!(event.target instanceof Element && event.target.closest(PLAY_AREA))) focusInPlay = null;
 });
 
-// Arrow keys, Home and End move along the hand's cards (Tab still stops at each one).
+// A hand is one Tab stop (a « roving » tabindex: only one of its cards is in the Tab order);
+// arrow keys, Home and End move along its cards, so that a hand of twelve cards does not cost
+// twelve Tabs to get past.
+const HANDS = ".cq-hand, .cx-hand";
+const HAND_CARDS = ".cq-hand button, .cx-hand button";
+
+function roveTo(card) {
+  for (const other of card.closest(HANDS).querySelectorAll("button")) other.tabIndex = other === card ? 0 : -1;
+}
+
+function roveHands() {
+  for (const hand of board.querySelectorAll(HANDS)) {
+    const cards = [...hand.querySelectorAll("button")];
+    if (!cards.length) continue;
+    hand.dataset.roving = "";
+    const same = focusInPlay && cards.find((b) => b.dataset.card === focusInPlay);
+    roveTo(same || cards.find((b) => b.classList.contains("playable")) || cards[0]);
+  }
+}
+
+board.addEventListener("focusin", (event) => {
+  const card = event.target instanceof Element ? event.target.closest(HAND_CARDS) : null;
+  if (card) roveTo(card);
+});
+
 board.addEventListener("keydown", (event) => {
-  const card = event.target instanceof Element ? event.target.closest(".cq-hand button, .cx-hand button") : null;
+  const card = event.target instanceof Element ? event.target.closest(HAND_CARDS) : null;
   if (!card || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-  const cards = [...card.closest(".cq-hand, .cx-hand").querySelectorAll("button")];
+  const cards = [...card.closest(HANDS).querySelectorAll("button")];
   const at = cards.indexOf(card);
   const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1 }[event.key];
   if (to < 0 || to >= cards.length) return;
@@ -350,8 +374,9 @@ board.addEventListener("keydown", (event) => {
 });
 
 function keepPlayFocus() {
+  roveHands();
   if (focusInPlay === null || (document.activeElement && document.activeElement !== document.body)) return;
-  const buttons = [...board.querySelectorAll(".cq-hand button, .cx-hand button"), ...actionsBox.querySelectorAll("button")];
+  const buttons = [...board.querySelectorAll(HAND_CARDS), ...actionsBox.querySelectorAll("button")];
   const same = focusInPlay && buttons.find((b) => b.dataset.card === focusInPlay);
   const next = same || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
   if (next) next.focus({ preventScroll: true });
