@@ -60,7 +60,7 @@ def reference(count: int, worlds: int) -> Reference:
         alive = list(range(len(actions)))
         totals = [0.0] * len(actions)
         for _ in range(worlds):
-            values = bot._play_world(state, seat, actions, alive, None)
+            values = bot._play_world(state, seat, [(a,) for a in actions], alive, None)
             assert values is not None
             for i, value in enumerate(values):
                 totals[i] += value

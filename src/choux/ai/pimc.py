@@ -40,6 +40,8 @@ from choux.engine.playout import first_mover
 Evaluate = Callable[[State, Seat], float]
 #: (root, now) -> True when the rollout from `root` has gone far enough (end of the deal)
 Horizon = Callable[[State, State], bool]
+#: a candidate of the search: actions of the searching seat played one after the other
+Plan = tuple[Action, ...]
 
 
 def outcome_value(state: State, seat: Seat) -> float:
@@ -96,12 +98,29 @@ class SearchBot:
             return None
         if len(actions) == 1:
             return BotMove(actions[0])
-        return BotMove(actions[self._search(state, seat, actions)])
+        plans = self.plans(state, seat, actions)
+        best = self._search(state, seat, plans)
+        if len(plans) != len(actions):  # each action's value: the best of its plans
+            values = self.last_values
+            assert values is not None
+            starts = [actions.index(plan[0]) for plan in plans]
+            self.last_values = [
+                max(v for v, start in zip(values, starts, strict=True) if start == i)
+                for i in range(len(actions))
+            ]
+        return BotMove(plans[best][0])
 
-    def _search(self, state: State, seat: Seat, actions: list[Action]) -> int:
-        """Sequential halving over paired worlds; returns the index of the chosen action."""
+    def plans(self, state: State, seat: Seat, actions: list[Action]) -> list[Plan]:
+        """The candidates searched, each a sequence of the seat's actions played at once:
+        by default each legal action alone. A game where an action leaves the turn with the
+        same seat (Chouine's seven exchange, before a card) lists it followed by each move
+        after it, so that it is valued by its best follow-up, not by the rollout policy's."""
+        return [(action,) for action in actions]
+
+    def _search(self, state: State, seat: Seat, plans: list[Plan]) -> int:
+        """Sequential halving over paired worlds; returns the index of the chosen plan."""
         stop_at = None if self.seconds is None else time.perf_counter() + self.seconds
-        count = len(actions)
+        count = len(plans)
         totals = [0.0] * count
         samples = [0] * count
         alive = list(range(count))
@@ -111,7 +130,7 @@ class SearchBot:
             share = (self.simulations - used) // (rounds - round_index)
             worlds = max(1, share // len(alive))
             for _ in range(worlds):
-                values = self._play_world(state, seat, actions, alive, stop_at)
+                values = self._play_world(state, seat, plans, alive, stop_at)
                 if values is None:
                     break
                 for i, value in zip(alive, values, strict=True):
@@ -135,7 +154,7 @@ class SearchBot:
         self,
         state: State,
         seat: Seat,
-        actions: list[Action],
+        plans: list[Plan],
         alive: list[int],
         stop_at: float | None,
     ) -> list[float] | None:
@@ -145,7 +164,8 @@ class SearchBot:
         values = []
         for i in alive:
             sim = world.clone()
-            sim.apply(seat, actions[i])
+            for action in plans[i]:
+                sim.apply(seat, action)
             values.append(self._rollout(state, sim, seat))
             if stop_at is not None and self.last_worlds and time.perf_counter() > stop_at:
                 return None
@@ -183,4 +203,4 @@ class SearchBot:
         return self.evaluate(sim, seat)
 
 
-__all__ = ["Evaluate", "Horizon", "SearchBot", "outcome_value"]
+__all__ = ["Evaluate", "Horizon", "Plan", "SearchBot", "outcome_value"]
