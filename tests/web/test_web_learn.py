@@ -48,6 +48,7 @@ def test_lesson_opens_a_table_on_the_prepared_deal_against_the_easiest_robot(
     assert state["seat"] == 0 and state["status"] == "live"
     assert 'id="lesson"' in page.text and f"/static/js/lessons/{name}.js" in page.text
     assert 'id="lesson"' not in plain.text  # the same table without the lesson panel
+    assert "non classée" in page.text  # it says it does not count for the ladder
 
 
 def test_lesson_refused_for_a_game_without_one_and_without_csrf(sqlite_url: str) -> None:
