@@ -7,14 +7,25 @@ import random
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import (
     AnnounceTotal,
+    BetChallenge,
+    BetTotal,
     BuyCul,
     ChallengeGrelottine,
+    CivetBet,
     DeclareBevue,
+    EnterDice,
     Pass,
     Shout,
     Sip,
 )
-from choux.games.cul_de_chouette.bots import BOTS, cul_value, probability, soufflette_success
+from choux.games.cul_de_chouette.bots import (
+    BOTS,
+    bleu_rouge_value,
+    cul_value,
+    probability,
+    side_bet_value,
+    soufflette_success,
+)
 from choux.games.cul_de_chouette.state import CulDeChouetteState
 from choux.games.cul_de_chouette.testing import arrange, dice
 
@@ -94,18 +105,62 @@ def test_hard_bot_challenges_with_the_best_expected_stake() -> None:
     assert move.action == ChallengeGrelottine("Sirop-Grelot", 20)
 
 
-def test_bots_announce_the_likeliest_bleu_rouge_totals() -> None:
-    hard = BOTS["hard"](random.Random(1))
-    state = arrange(3, scores=[50, 0, 0])
+def bleu_rouge() -> CulDeChouetteState:
+    state = arrange(3, scores=[50, 20, 20])  # (nobody else may buy the Cul)
     dice(state, 3, 3)
     dice(state, 4)
-    totals = []
-    for _ in range(3):
-        move = hard.choose(state, 0)
-        assert move is not None and isinstance(move.action, AnnounceTotal)
-        totals.append(move.action.total)
-        state.apply(0, move.action)
-    assert set(totals) <= {9, 10, 11, 12} and {10, 11} <= set(totals)
+    return state
+
+
+def test_bots_announce_the_bleu_rouge_totals_worth_most() -> None:
+    """Not the likeliest three: 9 and 12 are as likely, but a right total scores twice
+    itself (and the re-roll's points), so 12 is worth 12.7 points and 9 only 6.9 (found by
+    an audit: the bots always announced 9, 10 and 11)."""
+    for level in ("hard", "medium"):
+        bot = BOTS[level](random.Random(1))
+        state = bleu_rouge()
+        totals = []
+        for _ in range(3):
+            move = bot.choose(state, 0)
+            assert move is not None and isinstance(move.action, AnnounceTotal)
+            totals.append(move.action.total)
+            state.apply(0, move.action)
+        assert totals == [12, 10, 11], level
+    assert [round(bleu_rouge_value(t), 2) for t in (12, 10, 11, 9)] == [12.66, 10.18, 7.94, 6.85]
+
+
+def test_careful_bots_bet_on_a_challenge_and_never_on_a_bleu_rouge_total() -> None:
+    """A total is right 27 times in 216 at best: a bet of 5 for 25 loses 1.25 on average;
+    the likelier outcome of a Grelottine challenge wins it 10 points or more."""
+    assert side_bet_value(27 / 216) == -1.25 and side_bet_value(0.5) == 10
+    state = bleu_rouge()
+    for total in (12, 10, 11):
+        state.apply(0, AnnounceTotal(total))
+    assert any(isinstance(a, BetTotal) for a in state.legal_actions(1))
+    for level in ("hard", "medium"):
+        for seed in range(20):
+            move = BOTS[level](random.Random(seed)).choose(state, 1)
+            assert move is not None and move.action == Pass(), (level, seed, move)
+    challenged = arrange(3, scores=[100, 200, 50], grelottine=[False, True, False])
+    dice(challenged, 1, 3)
+    challenged.apply_timeout()
+    dice(challenged, 6)
+    challenged.apply(1, ChallengeGrelottine("Chouette", 10))
+    bets = [a for a in challenged.legal_actions(2) if isinstance(a, BetChallenge)]
+    assert bets
+    for seed in range(20):
+        move = BOTS["hard"](random.Random(seed)).choose(challenged, 2)
+        # a Chouette is made 90 times in 216: « raté » is the likelier outcome
+        assert move is not None and move.action == BetChallenge(False), (seed, move)
+
+
+def test_hard_bot_keeps_a_civet_that_no_combination_makes_worth_betting() -> None:
+    """Even money on a combination less likely than not loses on average (the likeliest,
+    a Chouette, is made 90 times in 216): the hard bot rolls without its Civet."""
+    state = arrange(3, scores=[100, 0, 0], civet=[True, False, False])
+    assert any(isinstance(a, CivetBet) for a in state.legal_actions(0))
+    move = BOTS["hard"](random.Random(1)).choose(state, 0)
+    assert move is not None and isinstance(move.action, EnterDice)
 
 
 def test_bots_never_press_the_bevue_button() -> None:

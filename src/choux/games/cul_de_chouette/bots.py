@@ -52,11 +52,6 @@ def probability(name: str) -> float:
 
 
 @cache
-def total_probability(total: int) -> float:
-    return sum(1 for d in ALL_ROLLS if sum(d) == total) / 216
-
-
-@cache
 def soufflette_success() -> float:
     """Chance to make 421 again within three throws, keeping 4, 2 and 1."""
 
@@ -75,15 +70,40 @@ def soufflette_success() -> float:
     return chance(frozenset(), 3)
 
 
-def cul_value(chouettes: tuple[int, int]) -> float:
-    """Expected points of the Cul for whoever rolls it, given the two Chouettes."""
+def cul_value(chouettes: tuple[int, int], room: int | None = None) -> float:
+    """Expected points of the Cul for whoever rolls it, given the two Chouettes; with
+    `room`, each outcome counted up to it (what a buyer can gain under the cap)."""
     total = 0.0
     for die in range(1, 7):
         name, points, value = C.read_full((*chouettes, die))
         if name == C.CHOUETTE_VELUTE:
             points = C.chouette_velute_points(value) // 2
-        total += points
+        total += points if room is None else min(points, room)
     return total / 6
+
+
+@cache
+def bleu_rouge_value(total: int) -> float:
+    """Expected gain of announcing `total` after a Bleu-Rouge: when the re-roll makes it,
+    the bonus, twice the total and the re-roll's own points. (The chance alone ranks 9 and
+    12 equal; 12 is worth 12.7 points, 9 only 6.9.)
+
+    >>> sorted(range(3, 19), key=bleu_rouge_value)[-3:]
+    [11, 10, 12]
+    """
+    gained = sum(
+        C.BLEU_ROUGE_BONUS + 2 * total + C.roll_points(C.read_full(d))
+        for d in ALL_ROLLS
+        if sum(d) == total
+    )
+    return gained / 216
+
+
+def side_bet_value(chance: float) -> float:
+    """Expected gain of a side bet (5 staked, 25 won) that is right with this chance: a
+    total after a Bleu-Rouge never pays (27/216 at best: −1.25), a face of the Sirotage
+    breaks even, the likelier outcome of a challenge always pays."""
+    return chance * C.SIDE_BET_GAIN - (1 - chance) * C.SIDE_BET_STAKE
 
 
 @dataclass(frozen=True)
@@ -140,7 +160,9 @@ class ChouetteBot:
             if move is not None:
                 return move
         if CivetBet in kinds:
-            return self.civet(view, seat, kinds)
+            move = self.civet(view, seat)
+            if move is not None:
+                return move
         if Sip in kinds:
             return BotMove(Sip(self.sip(view, seat)), self.delay(self.level.think))
         if ChallengeSoufflette in kinds:
@@ -198,14 +220,15 @@ class ChouetteBot:
         sip = C.cul_de_chouette_points(int(v)) / 6 - 5 * keep / 6
         return bool(sip > keep)
 
-    def civet(
-        self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
-    ) -> BotMove:
+    def civet(self, view: dict[str, object], seat: Seat) -> BotMove | None:
+        """A Civet bet, or None to keep it and roll as usual."""
         score = self._score(view, seat)
         best = max(C.CIVET_COMBINATIONS, key=probability)
         if self.level.whim > 0.2:
             best = self.rng.choice(C.CIVET_COMBINATIONS)
         edge = 2 * probability(best) - 1
+        if edge <= 0 and self.level.whim <= 0.2:
+            return None  # even money on less than an even chance: keep it
         stake = max(1, min(C.CIVET_MAX, score, int(score * max(edge, 0.02))))
         return BotMove(CivetBet(best, stake), self.delay(self.level.think))
 
@@ -213,7 +236,7 @@ class ChouetteBot:
         chouettes = view["chouettes"]
         assert isinstance(chouettes, list)
         room = int(view["cap"]) - self._score(view, seat)  # type: ignore[call-overload]
-        value = min(cul_value((chouettes[0], chouettes[1])), max(room, 0))
+        value = cul_value((chouettes[0], chouettes[1]), max(room, 0))
         if value - C.PURCHASE_PRICE > self.level.greed or self.rng.random() < self.level.whim / 4:
             return BotMove(BuyCul(), self.delay(self.level.reaction))
         return None
@@ -221,15 +244,18 @@ class ChouetteBot:
     def side_bet(
         self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
     ) -> BotMove | None:
-        if self.rng.random() > 0.3 + self.level.whim:
-            return None
-        if BetTotal in kinds:
-            return BotMove(BetTotal(self.rng.choice((10, 11))), self.delay(self.level.think))
         if BetChallenge in kinds:
+            # the likelier outcome is right at least half the time: +10 points or more
             challenge = view["challenge"]
             assert isinstance(challenge, dict)
             made = probability(challenge["combination"]) > 0.5
-            return BotMove(BetChallenge(made), self.delay(self.level.think))
+            if self.level.whim <= 0.2 or self.rng.random() < 0.3 + self.level.whim:
+                return BotMove(BetChallenge(made), self.delay(self.level.think))
+            return None
+        if self.level.whim <= 0.2 or self.rng.random() > 0.3 + self.level.whim:
+            return None  # a total never pays, a face breaks even: only on a whim
+        if BetTotal in kinds:
+            return BotMove(BetTotal(self.rng.choice((10, 11))), self.delay(self.level.think))
         return BotMove(self.rng.choice(kinds[BetFace]), self.delay(self.level.think))
 
     def soufflette(self, view: dict[str, object], targets: list[Action]) -> BotMove:
@@ -291,11 +317,12 @@ class ChouetteBot:
         if self.level.whim > 0.2 and self.rng.random() < self.level.error:
             return BotMove(self.rng.choice(options), self.delay(self.level.think))
 
-        def chance(action: Action) -> float:
+        def gain(action: Action) -> float:
             assert isinstance(action, AnnounceTotal)
-            return total_probability(action.total)
+            possible = 3 <= action.total <= 18
+            return bleu_rouge_value(action.total) if possible else -C.BEVUE
 
-        return BotMove(max(options, key=chance), self.delay(self.level.think))
+        return BotMove(max(options, key=gain), self.delay(self.level.think))
 
     @staticmethod
     def _score(view: dict[str, object], seat: Seat) -> int:
