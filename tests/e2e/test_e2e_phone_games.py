@@ -27,6 +27,9 @@ from e2e_tables import (
 )
 
 from choux.games.chouine.testing import arrange
+from choux.games.cul_de_chouette.actions import Roll
+from choux.games.cul_de_chouette.rotation import start_turn
+from choux.games.cul_de_chouette.state import CulDeChouetteState
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
 
@@ -174,6 +177,45 @@ def test_sideways_cul_de_chouette_dice_are_above_the_dock_on_my_turn(tmp_path: P
         assert dice["ok"], f"the dice are under the dock: {dice}"
         roll = box_of(page, ".roll-button")
         assert roll["bottom"] <= SIDEWAYS["height"] and roll["height"] >= 44, roll
+        assert not errors, errors
+
+
+def achat_window(players: int) -> CulDeChouetteState:
+    """A robot (seat 1) has rolled its Chouettes and the others may buy the Cul."""
+    for seed in range(500):
+        state = CulDeChouetteState(players, seed, {})
+        state.tiebreak = None
+        state.roller = 1
+        start_turn(state)
+        state.scores = [60] * players
+        state._fresh()
+        state.apply(1, Roll())
+        if state.step == "achat":
+            return state
+    raise AssertionError("no seed gives a purchase window")
+
+
+def test_sideways_a_cul_de_chouette_window_leaves_the_dice_in_sight(tmp_path: Path) -> None:
+    """Sideways, a decision took two thirds of the screen: « Je passe » had scrolled out of
+    the dock and the dice rolled were under it. The decision now sits beside « Je passe »."""
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        errors: list[str] = []
+        page = phone(browser, SIDEWAYS, errors)
+        seats = {1: "bot:easy", 2: "bot:easy"}
+        invite = create_table(page, server.url, "cul-de-chouette", "Germaine", 3, seats)
+        quicken_bots(server, invite, 50)  # the robots wait: the window stays open
+        put_state(server, code_of(invite), achat_window(3))
+        page.wait_for_selector("#actions .pass-button")
+        page.wait_for_timeout(900)  # the smooth scroll to the turn
+        shoot(page, "phone-games-cdc-sideways-window")
+        dock_top = box_of(page, "#actions.cdc-dock")["top"]
+        passing = box_of(page, "#actions .pass-button")
+        buying = box_of(page, "#actions [data-dialog='achat'] .choice")
+        assert passing["bottom"] <= SIDEWAYS["height"] and passing["height"] >= 44, passing
+        assert buying["bottom"] <= SIDEWAYS["height"], buying
+        assert dock_top >= SIDEWAYS["height"] * 0.4, f"the dock covers the screen: {dock_top}"
+        dice = in_view(page, ".cdc-dice .die", dock_top)
+        assert dice["ok"], f"the dice are under the dock: {dice}"
         assert not errors, errors
 
 
