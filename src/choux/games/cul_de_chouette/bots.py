@@ -181,7 +181,7 @@ class ChouetteBot:
             return BotMove(self.rng.choice(kinds[EnterDice]), self.roll_delay(view))
         grelottine = [a for a in kinds.get(Shout, ()) if a == Shout(C.CRI_GRELOTTINE)]
         if grelottine and self.rng.random() < self.level.error / 4:
-            # « Grelottine ! » without one: the easy bot's Bévue, now and then
+            # « Grelottine ! » without one: a Bévue, now and then (easy; medium rarely)
             return BotMove(grelottine[0], self.delay(self.level.reaction))
         return None
 
