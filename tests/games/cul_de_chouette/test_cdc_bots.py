@@ -8,6 +8,7 @@ from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.actions import (
     AnnounceTotal,
     BetChallenge,
+    BetFace,
     BetTotal,
     BuyCul,
     ChallengeGrelottine,
@@ -148,6 +149,14 @@ def test_careful_bots_bet_on_a_challenge_and_never_on_a_bleu_rouge_total() -> No
     challenged.apply(1, ChallengeGrelottine("Chouette", 10))
     bets = [a for a in challenged.legal_actions(2) if isinstance(a, BetChallenge)]
     assert bets
+    sirotage = arrange(3, scores=[10, 20, 20])  # a face breaks even: no bet either
+    dice(sirotage, 2, 2)
+    dice(sirotage, 5)
+    sirotage.apply(0, Sip(True))
+    assert any(isinstance(a, BetFace) for a in sirotage.legal_actions(1))
+    for level in ("hard", "medium"):
+        move = BOTS[level](random.Random(1)).choose(sirotage, 1)
+        assert move is not None and move.action == Pass(), (level, move)
     for seed in range(20):
         move = BOTS["hard"](random.Random(seed)).choose(challenged, 2)
         # a Chouette is made 90 times in 216: « raté » is the likelier outcome

@@ -34,6 +34,7 @@ from choux.games.cul_de_chouette.actions import (
     UseBoucliette,
 )
 from choux.games.cul_de_chouette.legality import gate_shout
+from choux.games.cul_de_chouette.rules import total_is_possible
 from choux.games.cul_de_chouette.state import CulDeChouetteState
 from choux.games.cul_de_chouette.steps import RACE_CRY
 
@@ -49,6 +50,11 @@ def probability(name: str) -> float:
     if name == C.CUL_SIROTAGE:
         return probability(C.SIROP_GRELOT)
     return sum(1 for d in ALL_ROLLS if C.has_combination(d, name)) / 216
+
+
+@cache
+def total_probability(total: int) -> float:
+    return sum(1 for d in ALL_ROLLS if sum(d) == total) / 216
 
 
 @cache
@@ -99,6 +105,11 @@ def bleu_rouge_value(total: int) -> float:
     return gained / 216
 
 
+#: an expected gain below this is no reason to bet (a face of the Sirotage: 0, give or take
+#: the last bits of a float)
+EVEN = 0.01
+
+
 def side_bet_value(chance: float) -> float:
     """Expected gain of a side bet (5 staked, 25 won) that is right with this chance: a
     total after a Bleu-Rouge never pays (27/216 at best: −1.25), a face of the Sirotage
@@ -113,6 +124,11 @@ class Level:
     error: float  # chance of shouting the wrong cry
     whim: float  # chance of a side bet or a purchase made on a whim
     greed: float  # minimum expected gain before buying or challenging
+
+    @property
+    def whimsical(self) -> bool:
+        """The easy level: it chooses on a whim where the others weigh expected values."""
+        return self.whim > 0.2
 
 
 LEVELS = {
@@ -214,7 +230,7 @@ class ChouetteBot:
             return False
         if score + C.cul_de_chouette_points(v) >= target and self.level.error == 0:
             return True
-        if self.level.whim > 0.2:
+        if self.level.whimsical:
             return self.rng.random() < 0.5
         keep = int(v) * int(v)
         sip = C.cul_de_chouette_points(int(v)) / 6 - 5 * keep / 6
@@ -224,10 +240,10 @@ class ChouetteBot:
         """A Civet bet, or None to keep it and roll as usual."""
         score = self._score(view, seat)
         best = max(C.CIVET_COMBINATIONS, key=probability)
-        if self.level.whim > 0.2:
+        if self.level.whimsical:
             best = self.rng.choice(C.CIVET_COMBINATIONS)
         edge = 2 * probability(best) - 1
-        if edge <= 0 and self.level.whim <= 0.2:
+        if edge <= 0 and not self.level.whimsical:
             return None  # even money on less than an even chance: keep it
         stake = max(1, min(C.CIVET_MAX, score, int(score * max(edge, 0.02))))
         return BotMove(CivetBet(best, stake), self.delay(self.level.think))
@@ -244,19 +260,23 @@ class ChouetteBot:
     def side_bet(
         self, view: dict[str, object], seat: Seat, kinds: dict[type[Action], list[Action]]
     ) -> BotMove | None:
+        whimsical = self.level.whimsical
+        if whimsical and self.rng.random() > 0.3 + self.level.whim:
+            return None
+        action: Action
         if BetChallenge in kinds:
-            # the likelier outcome is right at least half the time: +10 points or more
             challenge = view["challenge"]
             assert isinstance(challenge, dict)
-            made = probability(challenge["combination"]) > 0.5
-            if self.level.whim <= 0.2 or self.rng.random() < 0.3 + self.level.whim:
-                return BotMove(BetChallenge(made), self.delay(self.level.think))
-            return None
-        if self.level.whim <= 0.2 or self.rng.random() > 0.3 + self.level.whim:
-            return None  # a total never pays, a face breaks even: only on a whim
-        if BetTotal in kinds:
-            return BotMove(BetTotal(self.rng.choice((10, 11))), self.delay(self.level.think))
-        return BotMove(self.rng.choice(kinds[BetFace]), self.delay(self.level.think))
+            made = probability(challenge["combination"])
+            chance, action = max(made, 1 - made), BetChallenge(made > 0.5)
+        elif BetTotal in kinds:
+            total = self.rng.choice((10, 11))  # the likeliest totals
+            chance, action = total_probability(total), BetTotal(total)
+        else:
+            chance, action = 1 / 6, self.rng.choice(kinds[BetFace])
+        if whimsical or side_bet_value(chance) > EVEN:
+            return BotMove(action, self.delay(self.level.think))
+        return None
 
     def soufflette(self, view: dict[str, object], targets: list[Action]) -> BotMove:
         sheets = view["sheets"]
@@ -266,7 +286,7 @@ class ChouetteBot:
             assert isinstance(action, ChallengeSoufflette)
             return int(sheets[action.target]["score"])
 
-        choice = max(targets, key=score) if self.level.whim < 0.2 else self.rng.choice(targets)
+        choice = max(targets, key=score) if not self.level.whimsical else self.rng.choice(targets)
         return BotMove(choice, self.delay(self.level.think))
 
     def grelottine(
@@ -281,7 +301,7 @@ class ChouetteBot:
                 best, best_value = action, value
         if best is None:
             return None
-        if self.level.whim > 0.2:
+        if self.level.whimsical:
             best = self.rng.choice(options)
         return BotMove(best, self.delay(self.level.reaction))
 
@@ -314,13 +334,12 @@ class ChouetteBot:
         return None
 
     def announce(self, view: dict[str, object], options: list[Action]) -> BotMove:
-        if self.level.whim > 0.2 and self.rng.random() < self.level.error:
+        if self.level.whimsical and self.rng.random() < self.level.error:
             return BotMove(self.rng.choice(options), self.delay(self.level.think))
 
         def gain(action: Action) -> float:
             assert isinstance(action, AnnounceTotal)
-            possible = 3 <= action.total <= 18
-            return bleu_rouge_value(action.total) if possible else -C.BEVUE
+            return bleu_rouge_value(action.total) if total_is_possible(action.total) else -C.BEVUE
 
         return BotMove(max(options, key=gain), self.delay(self.level.think))
 

@@ -347,13 +347,19 @@ function roveTo(card) {
   for (const other of card.closest(HANDS).querySelectorAll("button")) other.tabIndex = other === card ? 0 : -1;
 }
 
+/** Where the focus belongs among `buttons`: the card it was on if still there, else the
+ * first one that can be played, else the first. */
+function focusTarget(buttons) {
+  const same = focusInPlay && buttons.find((b) => b.dataset.card === focusInPlay);
+  return same || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
+}
+
 function roveHands() {
   for (const hand of board.querySelectorAll(HANDS)) {
     const cards = [...hand.querySelectorAll("button")];
     if (!cards.length) continue;
     hand.dataset.roving = "";
-    const same = focusInPlay && cards.find((b) => b.dataset.card === focusInPlay);
-    roveTo(same || cards.find((b) => b.classList.contains("playable")) || cards[0]);
+    roveTo(focusTarget(cards));
   }
 }
 
@@ -376,9 +382,7 @@ board.addEventListener("keydown", (event) => {
 function keepPlayFocus() {
   roveHands();
   if (focusInPlay === null || (document.activeElement && document.activeElement !== document.body)) return;
-  const buttons = [...board.querySelectorAll(HAND_CARDS), ...actionsBox.querySelectorAll("button")];
-  const same = focusInPlay && buttons.find((b) => b.dataset.card === focusInPlay);
-  const next = same || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
+  const next = focusTarget([...board.querySelectorAll(HAND_CARDS), ...actionsBox.querySelectorAll("button")]);
   if (next) next.focus({ preventScroll: true });
 }
 
