@@ -49,6 +49,9 @@ def test_lesson_opens_a_table_on_the_prepared_deal_against_the_easiest_robot(
     assert 'id="lesson"' in page.text and f"/static/js/lessons/{name}.js" in page.text
     assert 'id="lesson"' not in plain.text  # the same table without the lesson panel
     assert "non classée" in page.text  # it says it does not count for the ladder
+    # its fairness panel does not claim a secret random seed: the deal is the same each time
+    assert "donne choisie à l'avance" in html.unescape(plain.text)
+    assert "graine secrète" not in plain.text
 
 
 def test_lesson_refused_for_a_game_without_one_and_without_csrf(sqlite_url: str) -> None:
@@ -74,6 +77,8 @@ def test_a_lesson_is_private_and_never_rated(sqlite_url: str) -> None:
         assert final["status"] == "over" and final["record_id"]
         assert "Personne n'est encore classé" in html.unescape(c.get("/classement/chouine").text)
         fresh = create_table(c, "chouine", ["human", "bot:random"], "Alice")
+        fresh_page = html.unescape(c.get(f"/t/{fresh}").text)
+        assert "graine secrète" in fresh_page and "donne choisie à l'avance" not in fresh_page
         with c.websocket_connect(f"/t/{fresh}/ws") as ws:
             assert play_to_end(ws)["status"] == "over"
         assert "Personne n'est encore classé" not in html.unescape(

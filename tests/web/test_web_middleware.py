@@ -55,3 +55,22 @@ async def test_pages_and_forms_leave_no_task_cycles(
             gc.collect()
     kinds = Counter(type(o).__name__ for o in saved_garbage)
     assert not {kind: n for kind, n in kinds.items() if kind in TASK_LEFTOVERS}
+
+
+def test_a_seats_answers_are_private_to_its_browser_and_static_files_are_shared(
+    tmp_path: Path,
+) -> None:
+    """`/t/<code>` and its `etat.json` hold the seat's hand: a cache an operator puts in
+    front of the server must never keep them for someone else (found by an audit)."""
+    from webhelpers import client, create_table
+
+    with client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as c:
+        code = create_table(c, "chouine", ["human", "bot:random"], "Alice")
+        answers = [c.get(f"/t/{code}"), c.get(f"/t/{code}/etat.json"), c.get("/")]
+        static = c.get("/static/css/choux.css")
+    for answer in answers:
+        assert answer.status_code == 200
+        assert answer.headers["cache-control"] == "private, no-cache"
+        assert "cookie" in answer.headers["vary"].lower()
+    assert answers[1].json()["view"]["hand"]  # the answer kept private does hold a hand
+    assert static.headers["cache-control"].startswith("public, max-age=")

@@ -24,6 +24,8 @@ from choux.web.session import Sessions
 
 #: how long a browser may keep a static file without asking again, seconds
 STATIC_MAX_AGE = 300
+#: every answer but a static file: only the browser that asked may keep it, and it asks again
+PRIVATE = "private, no-cache"
 #: the largest request body read, in bytes: the forms and the push subscription are a few
 #: hundred (Starlette alone would hold up to 1,000 form fields of 1 MB each in memory)
 MAX_BODY = 64 * 1024
@@ -31,8 +33,9 @@ MAX_BODY = 64 * 1024
 
 class SessionCookie:
     """Load the visitor's signed cookie into `request.state.session` (with its account)
-    and send it back in the response when a route changed it; static files get a cache
-    lifetime instead."""
+    and send it back in the response when a route changed it; answers are private to the
+    browser that asked (`PRIVATE`, `Vary: Cookie`); static files get a cache lifetime
+    instead."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -60,9 +63,14 @@ class SessionCookie:
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                # a page depends on who asks (a seat's hand, an account): a cache between
+                # the server and the browser must never hand it to someone else
+                headers.setdefault("Cache-Control", PRIVATE)
+                headers.add_vary_header("Cookie")
                 cookie = sessions.set_cookie_header(session, https=https)
                 if cookie is not None:
-                    MutableHeaders(scope=message).append("set-cookie", cookie)
+                    headers.append("set-cookie", cookie)
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)

@@ -73,6 +73,27 @@ def test_scores_hidden_unless_scores_visibles() -> None:
     assert visible.view(0)["points"] == [0, 11]
 
 
+@pytest.mark.parametrize("visible", [False, True])
+def test_the_log_counts_a_tricks_points_only_when_scores_are_visible(visible: bool) -> None:
+    """With the scores hidden, the log's trick lines would add up to the opponent's hidden
+    score: they then say who took the trick, not what it was worth."""
+    state = arrange(
+        2,
+        options={"scores_visibles": visible},
+        hands=["7S 8S 9S JC 7D", "AS 8D 9D JD 7C"],
+        turned_up="KH",
+    )
+    state.apply(0, Play("7S"))
+    events = state.apply(1, Play("AS"))
+    trick = [e for e in events if e.kind == "trick"]
+    assert len(trick) == 1 and trick[0].seat == 1
+    if visible:
+        assert trick[0].text == "{p1} : pli remporté (11 points)."
+    else:
+        assert trick[0].text == "{p1} : pli remporté."
+        assert not any("point" in e.text for e in events)
+
+
 def test_declarations_are_public_in_every_view() -> None:
     state = arrange(2, hands=["KH QH 7S 8S 9S", "AS 8D 9D JD 7C"], turned_up="KC")
     state.apply(0, Play("KH", "mariage"))
@@ -193,6 +214,7 @@ def test_counts_of_points_take_the_french_singular_for_zero_and_one() -> None:
     assert trick_event(0, 0).text == "{p0} : pli remporté (0 point)."
     assert trick_event(1, 1).text == "{p1} : pli remporté (1 point)."
     assert trick_event(2, 21).text == "{p2} : pli remporté (21 points)."
+    assert trick_event(2, None).text == "{p2} : pli remporté."
 
 
 def _page_card(title: str) -> str:

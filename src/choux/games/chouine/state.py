@@ -158,7 +158,12 @@ PLAY_EVENTS: Final = tuple(
 
 
 @functools.cache
-def trick_event(winner: Seat, gained: int) -> Event:
+def trick_event(winner: Seat, gained: int | None) -> Event:
+    """The log's line for a trick; `gained` None when the scores are hidden: the points of
+    every trick would add up, line by line, to the opponent's hidden score (the rules say
+    to count in one's head, never to look at the others' tricks)."""
+    if gained is None:
+        return Event("trick", f"{{p{winner}}} : pli remporté.", winner)
     return Event("trick", f"{{p{winner}}} : pli remporté ({points_text(gained)}).", winner)
 
 
@@ -780,7 +785,7 @@ class ChouineState(State):
         cards.clear()
         self.trick = cards
         if events is not None:
-            events.append(trick_event(winner, gained))
+            events.append(trick_event(winner, gained if self.scores_visible else None))
         if self.chouines:
             chouine = chouine_winner(self.chouines, self.trump)
             self._end_partie(events, chouine, None)
