@@ -131,6 +131,31 @@ def test_who_is_rated() -> None:
     assert entrants([person, person, bot], [1, 2, 3], [0, 1, 2]) == []
 
 
+def test_a_person_against_two_robots_of_one_level_is_rated() -> None:
+    """The usual solo game (the form offers « robot gourmand » at every free seat): it was
+    not rated at all, and a solo Parlote (three robots, two levels) could never be."""
+    person = ("human", "Ana", None, "guest-ana")
+    bot = ("bot", "Robot", "greedy", None)
+    found = entrants([bot, person, bot], [2, 1, 3], [0, 1, 2])
+    assert [(e.player, e.rank) for e in found] == [
+        (BOT_PREFIX + "greedy", 2),
+        ("guest-ana", 1),
+        (BOT_PREFIX + "greedy", 3),
+    ]
+    after = {s.player: s for s in rate(found, {})}
+    assert set(after) == {"guest-ana", BOT_PREFIX + "greedy"}  # one standing a player
+    ana, greedy = after["guest-ana"], after[BOT_PREFIX + "greedy"]
+    assert ana.mu > 25 > greedy.mu and (ana.games, ana.wins) == (1, 1)
+    assert (greedy.games, greedy.wins) == (1, 0)
+    # a level's seats on both sides of a team game: one game, a win, a mean of both updates
+    team = entrants([person, bot, bot, bot], [1, 2, 1, 2], [0, 1, 2, 3])
+    mixed = {s.player: s for s in rate(team, {})}
+    assert mixed[BOT_PREFIX + "greedy"].wins == 1 and mixed[BOT_PREFIX + "greedy"].games == 1
+    assert mixed["guest-ana"].mu > mixed[BOT_PREFIX + "greedy"].mu
+    # robots alone, whatever their levels, still rate nobody
+    assert entrants([bot, bot, bot], [1, 2, 3], [0, 1, 2]) == []
+
+
 def test_the_parlote_referee_is_not_a_competitor() -> None:
     parlote = games.get("parlote")
     assert parlote.competitors(5, {"mode": "arbitre"}) == (0, 1, 2, 3)

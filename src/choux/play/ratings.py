@@ -6,7 +6,9 @@ are). Not rated: seats played from a shared screen by someone else, a person rep
 bot during the game, a referee, and games with no rated person at all (bot-only tables).
 
 Seats that share a final rank form one team for the update: partners in a team game finish
-together, and a tie between opponents is a draw either way.
+together, and a tie between opponents is a draw either way. A bot level may hold several
+seats (a person against two greedy robots, the usual solo game): each seat is rated from the
+level's rating and the level keeps their mean.
 """
 
 from __future__ import annotations
@@ -83,14 +85,13 @@ def entrants(
         elif kind == "bot" and player is None and level:  # a replaced person is not rated
             found.append(Entrant(BOT_PREFIX + level, name or level, ranks[seat]))
     keys = [e.player for e in found]
-    found = [e for e in found if keys.count(e.player) == 1]  # one identity, one seat
+    # one identity, one seat; but one bot level may hold several (a person against two
+    # greedy robots: `rate` gives the level one update for all its seats)
+    found = [e for e in found if e.player.startswith(BOT_PREFIX) or keys.count(e.player) == 1]
     if not any(not e.player.startswith(BOT_PREFIX) for e in found):
         return []
-    if len(found) < 2 or len({e.player for e in found}) < 2:
+    if len({e.player for e in found}) < 2:
         return []
-    bots = [e for e in found if e.player.startswith(BOT_PREFIX)]
-    if len({e.player for e in bots}) < len(bots):
-        return []  # two bots of one level at a table: their one rating cannot play itself
     return found
 
 
@@ -109,19 +110,27 @@ def rate(found: Sequence[Entrant], before: dict[str, Standing]) -> list[Standing
         teams.append(team)
     if len(teams) > 1:
         teams = MODEL.rate(teams, ranks=[float(r) for r in order])
-    after: list[Standing] = []
+    # each seat's new rating, gathered by player: a bot level at several seats (each rated
+    # from the level's rating before the game) takes their mean, one game, a win if any won
+    seats: dict[str, list[tuple[float, float, bool]]] = {}
+    names: dict[str, str] = {}
     best = order[0]
     for rank, team in zip(order, teams, strict=True):
         for entrant, rating in zip(by_rank[rank], team, strict=True):
-            old = before.get(entrant.player) or Standing(entrant.player, entrant.name)
-            after.append(
-                Standing(
-                    entrant.player,
-                    entrant.name,
-                    rating.mu,
-                    rating.sigma,
-                    old.games + 1,
-                    old.wins + (1 if rank == best and len(order) > 1 else 0),
-                )
+            won = rank == best and len(order) > 1
+            seats.setdefault(entrant.player, []).append((rating.mu, rating.sigma, won))
+            names[entrant.player] = entrant.name
+    after: list[Standing] = []
+    for player, ratings in seats.items():
+        old = before.get(player) or Standing(player, names[player])
+        after.append(
+            Standing(
+                player,
+                names[player],
+                sum(r[0] for r in ratings) / len(ratings),
+                sum(r[1] for r in ratings) / len(ratings),
+                old.games + 1,
+                old.wins + (1 if any(r[2] for r in ratings) else 0),
             )
+        )
     return after
