@@ -53,9 +53,7 @@ def test_a_last_partie_won_by_a_chouine_shows_the_chouine_not_a_sheet(tmp_path: 
             declared = page.inner_text(".cq-decls")
             assert "annonce la Chouine" in declared and "pts" not in declared, declared
             reason = page.inner_text("#result-reason")
-            assert reason == "Fin de la manche. Parties gagnées, du premier au dernier : 2–0.", (
-                reason
-            )
+            assert reason == "Manche terminée : 2 parties à 0.", reason
         assert alice.inner_text("#result-title").startswith("Vous avez gagné")
         assert bob.inner_text("#result-title").endswith(("gagne la partie.", "gagne la manche."))
         shoot(alice, "chouine-won-by-a-chouine")

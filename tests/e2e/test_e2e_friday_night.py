@@ -63,7 +63,7 @@ def test_the_rematch_a_friend_opened_is_one_button(tmp_path: Path) -> None:
         visible = alice.locator("#result .result-actions .button:visible").all_inner_texts()
         assert visible == [
             "Rejoindre la revanche",
-            "Revoir la partie",
+            "Revoir la manche",  # a Chouine table plays one manche (classic rules)
             "Classement",
             "Retour au salon",
         ]

@@ -111,7 +111,7 @@ def test_match_ends_after_two_winning_manches() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
     # read by everyone, the loser too: it says the match ended and orders the counts
-    assert outcome.reason == "Fin du match. Manches gagnées, du premier au dernier : 2–1."
+    assert outcome.reason == "Match terminé : 2 manches à 1."
 
 
 def test_lavardin_match_in_two_winning_manches_by_default() -> None:
@@ -280,7 +280,7 @@ def test_the_result_line_of_a_manche_says_what_is_counted_and_in_which_order() -
     play_last_trick(state)
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0,)
-    assert outcome.reason == "Fin de la manche. Parties gagnées, du premier au dernier : 2–1–0."
+    assert outcome.reason == "Manche terminée : 2 parties, 1 et 0."
 
 
 def test_the_journal_names_the_manche_winner_and_each_count() -> None:

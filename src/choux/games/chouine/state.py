@@ -187,6 +187,20 @@ def result_text(totals: list[int], winner: int | None, chouine: int | None) -> t
     return "points", f"{{p{winner}}} : partie gagnée avec {points_text(totals[winner])}."
 
 
+def won_count(head: str, unit: str, wins: list[int]) -> str:
+    """The end of a match as a score, from the first to the last, without names.
+
+    >>> won_count("Manche terminée", "partie", [2, 0])
+    'Manche terminée : 2 parties à 0.'
+    >>> won_count("Match terminé", "manche", [2, 1, 0])
+    'Match terminé : 2 manches, 1 et 0.'
+    """
+    first = f"{wins[0]} {unit}{'s' if wins[0] > 1 else ''}"
+    if len(wins) == 2:
+        return f"{head} : {first} à {wins[1]}."
+    return f"{head} : {first}, {', '.join(map(str, wins[1:-1]))} et {wins[-1]}."
+
+
 def _tally(wins: list[int]) -> str:
     """« {p0} 2, {p1} 0 »: a count per seat, each with its player's name."""
     return ", ".join(f"{{p{s}}} {w}" for s, w in enumerate(wins))
@@ -918,12 +932,9 @@ class ChouineState(State):
         # the reason is shown to everyone, without names (no placeholders there), above the
         # ranking: the counts follow it, from the first to the last
         if self.manches_to_win > 1:
-            wins = sorted(self.manche_wins, reverse=True)
-            reason = "Fin du match. Manches gagnées, du premier au dernier : "
+            reason = won_count("Match terminé", "manche", sorted(manches, reverse=True))
         else:
-            wins = sorted(self.total_partie_wins, reverse=True)
-            reason = "Fin de la manche. Parties gagnées, du premier au dernier : "
-        reason += "–".join(map(str, wins)) + "."
+            reason = won_count("Manche terminée", "partie", sorted(parties, reverse=True))
         return Outcome(tuple(self.total_partie_wins), ranks, reason)
 
     def _next_deal(self) -> list[Event]:

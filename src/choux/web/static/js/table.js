@@ -158,6 +158,8 @@ function drawResult() {
   if (current.record_id) {
     replay.hidden = false;
     replay.href = `/parties/${current.record_id}`;
+    // what the replay shows is what was won: a Chouine manche or match, else the game
+    replay.textContent = `Revoir ${matchWord(renderer, current.view, result)}`;
   }
   const next = document.getElementById("next-table");
   // a friend already opened the rematch: one way in for the players, not « Rejouer » beside
@@ -225,7 +227,7 @@ function statusLine() {
 }
 
 /** What the clock counts down to when nobody has to act: the renderer's hook
- * `pauseLabel(view)` (« Donne suivante »), else « Suite ». */
+ * `pauseLabel(view)` (« Partie suivante »), else « Suite ». */
 function pauseLabel(view) {
   const label = typeof renderer.pauseLabel === "function" ? renderer.pauseLabel(view) : null;
   return typeof label === "string" && label.trim() ? label.trim() : "Suite";

@@ -216,5 +216,5 @@ export function overText(view) {
 }
 
 export function pauseLabel(view) {
-  return view && view.stage === "between" ? "Donne suivante" : "Suite";
+  return view && view.stage === "between" ? "Partie suivante" : "Suite";
 }
