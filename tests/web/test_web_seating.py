@@ -157,11 +157,16 @@ def test_quick_play_joins_the_oldest_waiting_public_table_or_opens_one(
         second = post_form(bob, "/jouer-maintenant", "/", jeu=course, attente="5", pseudo="Bob")
         assert second.headers["location"] == f"/t/{code}"
         assert table.status == "live" and [s.name for s in table.seats] == ["Alice", "Bob"]
+        assert c.get(f"/t/{code}/etat.json").json()["fill_in"] is None  # started: no wait
         # nobody comes: after the wait, bots fill the empty seats and the game starts
         alone = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="5", pseudo="Alice")
         lonely = c.portal.call(service.get, alone.headers["location"].rsplit("/", 1)[1])
         assert lonely.code != code and lonely.status == "open"
+        # its page says when the bots come: the wait chosen, counting down
+        waiting = c.get(f"/t/{lonely.code}/etat.json").json()
+        assert 0 < waiting["fill_in"] <= 5
         c.portal.call(service.fill_with_bots, lonely)
+        assert c.get(f"/t/{lonely.code}/etat.json").json()["fill_in"] is None
         assert lonely.status == "live" and lonely.seats[1].kind == "bot"
         bad = post_form(c, "/jouer-maintenant", "/", jeu=course, attente="3600", pseudo="Alice")
         assert bad.status_code == 400 and "Attente impossible" in text_of(bad)

@@ -12,6 +12,7 @@ import hmac
 import re
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -187,6 +188,8 @@ class LiveTable:
             self.row.next_code,
             self.deadline_at,
             self.move_at,
+            # a quick-play table's wait for bots counts down: a text a second at most
+            int(time.time()) if self.row.fill_at is not None and self.status == "open" else 0,
         )
         if moment != self._texts_at:
             self._texts.clear()
@@ -215,6 +218,16 @@ class LiveTable:
         if self.state.secrets(None) - self.state.secrets(seat):
             return None
         return seat
+
+    def fill_in(self) -> float | None:
+        """Seconds before bots take the empty seats of a quick-play table still open (None:
+        no such promise), so that the page says when the game starts."""
+        when = self.row.fill_at
+        if when is None or self.status != "open":
+            return None
+        if when.tzinfo is None:  # SQLite gives naive times back
+            when = when.replace(tzinfo=UTC)
+        return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
     def message(self, sub: Subscriber, full: bool = False) -> dict[str, Any]:
         """What `sub` must receive now: its own view, the version and the new log lines."""
@@ -251,6 +264,7 @@ class LiveTable:
             "move_clock": (
                 max(0.0, self.move_at - time.time()) if self.move_at is not None else None
             ),
+            "fill_in": self.fill_in(),
         }
         sub.sent_version = self.version
         sub.sent_log = len(self.log)

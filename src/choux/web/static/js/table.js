@@ -417,11 +417,25 @@ function afterStylesheets(then) {
 function waitingNote() {
   const open = current.status === "open";
   board.classList.toggle("before-start", open);
+  clearInterval(waitingNote.timer);
   if (!open) return;
   const free = current.seats.filter((s) => s.kind === "open").length;
   const text = free > 1 ? `La partie commence dès que les ${free} places libres sont prises.`
     : free === 1 ? "La partie commence dès que la dernière place libre est prise." : "La partie commence…";
-  board.prepend(h("p", { class: "start-note", text }));
+  const note = h("p", { class: "start-note", text });
+  board.prepend(note);
+  // « Jouer maintenant »: robots take the free places after the wait the player chose
+  if (typeof current.fill_in !== "number" || !free) return;
+  const ends = Date.now() + current.fill_in * 1000;
+  const robots = h("span", { class: "start-robots" });
+  note.append(" ", robots);
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    robots.textContent = left ? `Sinon, des robots les prennent dans ${left} s.` : "Des robots arrivent…";
+    if (!left) clearInterval(waitingNote.timer);
+  };
+  tick();
+  waitingNote.timer = setInterval(tick, 500);
 }
 
 document.getElementById("copy-invite")?.addEventListener("click", async () => {
