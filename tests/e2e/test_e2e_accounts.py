@@ -207,7 +207,9 @@ def test_quick_play_starts_a_game(tmp_path: Path) -> None:
         # the board says when the robots come, and counts it down
         note = alone.locator(".start-note .start-robots")
         first_text = note.inner_text()
-        assert re.fullmatch(r"Sinon, des robots les prennent dans [1-5] s\.", first_text), first_text
+        assert re.fullmatch(r"Sinon, des robots les prennent dans [1-5] s\.", first_text), (
+            first_text
+        )
         wait_until(lambda: lonely.status == "live", 20)
         assert lonely.seats[1].kind == "bot"
         alone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '0'")
