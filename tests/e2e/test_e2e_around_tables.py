@@ -90,6 +90,9 @@ def test_a_replay_and_the_account_pages_read_well_in_both_themes(tmp_path: Path)
         page.click("#finished a[href^='/parties/']")
         page.wait_for_selector("#step-label:has-text('Début de la partie')")
         assert page.inner_text("#replay-winners").startswith("Gagnant : ")
+        # her own game opens on her own cards (it opened on the spectator's, hands hidden)
+        assert page.input_value("#viewpoint") == "0"
+        page.wait_for_selector("#board .cq-hand .card")
         # on a laptop the moves' log sits beside the board, as at a table
         board = page.locator("#board").bounding_box()
         side = page.locator(".table-side").bounding_box()

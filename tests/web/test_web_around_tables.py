@@ -123,6 +123,10 @@ def test_a_replay_names_its_winner_and_a_ladder_says_robot_once(sqlite_url: str)
         record = c.get(f"/parties/{final['record_id']}.json").json()
         replay = text_of(c.get(f"/parties/{final['record_id']}"))
         ladder = c.get("/classement/chouine").text
+        stranger = text_of(other(c).get(f"/parties/{final['record_id']}"))
+    # the player's replay opens on their own cards; a stranger's on the spectator's view
+    assert '<option value="0" selected>Alice (vous)</option>' in replay
+    assert " selected>" not in stranger.split('id="viewpoint"', 1)[1].split("</select>", 1)[0]
     winner = record["result"]["ranks"].index(1)
     name = record["names"][winner] + (" (robot)" if winner in record["bots"] else "")
     assert f'id="replay-winners">Gagnant : {name}</p>' in replay

@@ -169,6 +169,23 @@ async def followed_by(store: Store, follower: str) -> set[str]:
         return {str(r.followed) for r in rows}
 
 
+async def record_seat(store: Store, record_id: int, player: str) -> int | None:
+    """The seat `player` held in the finished game `record_id` (None: not theirs), so that
+    its replay opens on their own cards."""
+    if not 0 < record_id < 2**31:
+        return None
+    async with store.db.connect() as conn:
+        seat = (
+            await conn.execute(
+                select(seats_t.c.seat)
+                .join(records_t, records_t.c.table_id == seats_t.c.table_id)
+                .where(records_t.c.id == record_id, seats_t.c.player == player)
+                .order_by(seats_t.c.seat)
+            )
+        ).first()
+    return None if seat is None else int(seat.seat)
+
+
 async def record_table(store: Store, record_id: int) -> tuple[str, bool, set[str]] | None:
     """The table of a finished game: its code, whether it is private, and the identities
     that sat there (who may replay a private game)."""

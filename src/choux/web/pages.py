@@ -21,6 +21,7 @@ from choux.engine.record import (
 )
 from choux.play.chat_store import messages_of_record
 from choux.play.correspondence import parse_rule
+from choux.play.players import record_seat
 from choux.play.service import CLOCK_CHOICES, SeatSpec, TableError, TableService, preferred_level
 from choux.play.tables import STATUS_LABELS, LiveTable, Subscriber
 from choux.web import seating
@@ -462,11 +463,14 @@ async def replay_page(request: Request, record_id: int) -> Response:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
     names = record.player_names()
     winners = winner_names(names, record.result, record.bots)
+    player = session_of(request).player
+    mine = await record_seat(service_of(request).store, record_id, player) if player else None
     return render(
         request,
         "replay.html",
         {
             "record": record,
+            "my_place": mine if mine is not None and mine < len(names) else None,
             "record_id": record_id,
             "game": game,
             "names": names,

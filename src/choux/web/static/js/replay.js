@@ -49,7 +49,8 @@ document.getElementById("last").addEventListener("click", () => show(data.steps.
 slider.addEventListener("input", () => show(Number(slider.value)));
 const spectatorSteps = data.steps;
 const cache = new Map();
-document.getElementById("viewpoint").addEventListener("change", async (event) => {
+const viewpoint = document.getElementById("viewpoint");
+viewpoint.addEventListener("change", async (event) => {
   const value = event.target.value;
   if (value === "") {
     data.steps = spectatorSteps;
@@ -70,3 +71,5 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowLeft") show(index - 1);
 });
 show(0);
+// a player's own game opens on their own cards (the page selects their place)
+if (viewpoint.value !== "") viewpoint.dispatchEvent(new Event("change"));
