@@ -106,3 +106,54 @@ def test_a_database_away_is_a_french_503(sqlite_url: str) -> None:
     assert response.status_code == 503
     assert "momentanément indisponible" in response.text
     assert_secure(response)
+
+
+async def test_a_client_that_hangs_up_mid_form_is_no_server_failure(
+    tmp_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A form whose sender leaves before its body is read was logged as « failed » with two
+    tracebacks (uvicorn's too, as the exception left the app): anyone could fill the log."""
+    from webhelpers import settings
+
+    from choux.web.app import create_app
+
+    app = create_app(settings(f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    async with app.router.lifespan_context(app):
+        for path in ("/connexion", "/tables", "/compte/creer"):
+            parts = [
+                {"type": "http.request", "body": b"csrf=abc", "more_body": True},
+                {"type": "http.disconnect"},
+            ]
+
+            sent: list[dict[str, Any]] = []
+
+            async def receive(parts: list[dict[str, Any]] = parts) -> dict[str, Any]:
+                return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+            async def send(message: dict[str, Any], sent: list[dict[str, Any]] = sent) -> None:
+                sent.append(message)
+
+            scope = {
+                "type": "http",
+                "asgi": {"version": "3.0"},
+                "http_version": "1.1",
+                "method": "POST",
+                "scheme": "http",
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "root_path": "",
+                "headers": [
+                    (b"host", b"t"),
+                    (b"content-type", b"application/x-www-form-urlencoded"),
+                    (b"content-length", b"500"),
+                ],
+                "client": ("127.0.0.1", 5000),
+                "server": ("t", 80),
+            }
+            with caplog.at_level("INFO"):
+                await app(scope, receive, send)  # raises nothing
+            starts = [m for m in sent if m["type"] == "http.response.start"]
+            assert starts and starts[0]["status"] != 500, (path, starts)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert not any(r.exc_info for r in caplog.records)

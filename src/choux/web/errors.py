@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from choux.play.errors import TableError
 from choux.play.store import StoreUnavailable
@@ -88,6 +89,14 @@ def install(app: FastAPI) -> None:
     async def invalid_request(request: Request, error: RequestValidationError) -> Response:
         status = 404 if request.method == "GET" else 422  # /parties/abc: no such page
         return error_response(request, MESSAGES[status], status)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(request: Request, error: ClientDisconnect) -> Response:
+        # the client hung up while its body was read: nobody to answer, nothing failed
+        log.info(
+            "%s %s: the client left before its request was read", request.method, request.url.path
+        )
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
