@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from pushstub import Device, PushStub
 from test_web_correspondence import create_days_table
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
@@ -131,3 +132,35 @@ def test_one_person_keeps_at_most_max_devices_subscriptions(sqlite_url: str) -> 
         )
         c.portal.call(push_store.save, store, "someone-else", other_sub)
         assert len(c.portal.call(push_store.of_players, store, ["someone-else"])) == 1
+
+
+def test_a_name_that_leads_to_the_servers_own_network_gets_no_post(sqlite_url: str) -> None:
+    """The endpoint's text passes (an https name, not « localhost », not an address), but
+    the name resolves to a private or loopback address: the server must not post there (it
+    did, to a listener on 127.0.0.1, found by an audit); the subscription is dropped."""
+    import ipaddress
+    import socket
+
+    from choux.web.push import parse_subscription
+
+    host = socket.gethostname()
+    try:
+        addresses = {a[4][0] for a in socket.getaddrinfo(host, 443, proto=socket.IPPROTO_TCP)}
+    except OSError:
+        pytest.skip(f"this machine's name {host!r} does not resolve")
+    if all(ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
+        pytest.skip(f"this machine's name {host!r} resolves to public addresses only")
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    with listener, client(sqlite_url) as alice:
+        endpoint = f"https://{host}:{port}/push"
+        data = Device().subscription(endpoint)
+        sub = parse_subscription(data)  # the text alone is acceptable
+        store = alice.app.state.store
+        alice.portal.call(push_store.save, store, "someone", sub)
+        assert alice.app.state.push.settings.push_allow_local is False
+        assert alice.portal.call(alice.app.state.push.send, sub, "{}") is False
+        assert alice.portal.call(push_store.of_players, store, ["someone"]) == []
+        with pytest.raises(TimeoutError):
+            listener.accept()  # nobody knocked

@@ -96,6 +96,27 @@ def _is_ip(host: str) -> bool:
     return True
 
 
+class LocalAddress(Exception):
+    """A push endpoint's name resolves to an address of the server's own networks."""
+
+
+def check_public(endpoint: str) -> None:
+    """Raise LocalAddress unless every address the endpoint's host resolves to is public: the
+    text of a name says nothing of where it leads (an /etc/hosts entry, a DNS record aimed
+    at 127.0.0.1 or 10.x), and the server would post there at the next turn. (A resolver
+    that answers differently a moment later is not covered: the request resolves again.)"""
+    parts = urlsplit(endpoint)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        found = socket.getaddrinfo(parts.hostname or "", port, proto=socket.IPPROTO_TCP)
+    except OSError as error:
+        raise LocalAddress(f"unresolved ({error})") from error
+    for *_, address in found:
+        ip = ipaddress.ip_address(str(address[0]).split("%", 1)[0])
+        if not ip.is_global:
+            raise LocalAddress(f"resolves to {ip}")
+
+
 class NoRedirects(requests.Session):
     """A push service answers the post itself: a redirect could send the server's request
     (and its method) to an address of the server's own network, so none is followed."""
@@ -157,6 +178,9 @@ class WebPush:
         """One notification; a subscription that is gone or unusable is dropped quietly."""
         try:
             await asyncio.to_thread(self._post, sub, payload)
+        except LocalAddress as error:
+            await self._drop(sub, f"not a public host: {error}")
+            return False
         except WebPushException as error:
             status = error.response.status_code if error.response is not None else None
             if status in (404, 410):
@@ -174,6 +198,8 @@ class WebPush:
         return True
 
     def _post(self, sub: Subscription, payload: str) -> Any:
+        if not self.settings.push_allow_local:
+            check_public(sub.endpoint)
         with NoRedirects() as session:  # a redirect answer is a failure (WebPushException)
             return webpush(
                 sub.info(),
