@@ -174,6 +174,26 @@ def test_log_in_is_rate_limited_with_a_french_message(sqlite_url: str) -> None:
         assert "Se connecter" in visitor.get("/").text
 
 
+def test_a_stranger_cannot_lock_an_owner_out_of_their_account(sqlite_url: str) -> None:
+    """Wrong passwords from another address used up the account's own budget: its owner,
+    with the right password, was refused for five minutes, again and again (an audit)."""
+    from starlette.testclient import TestClient
+
+    with client(sqlite_url, limit_login="3 per minute") as c:
+        assert signup(c, "Germaine").status_code == 303
+
+        def at(address: str) -> TestClient:
+            visitor = TestClient(c.app, client=(address, 40000))
+            visitor.portal = c.portal
+            return visitor
+
+        stranger = at("10.4.0.1")
+        for _ in range(3):
+            assert login(stranger, "Germaine", "mauvais mot de passe").status_code == 403
+        assert login(stranger, "Germaine", "encore faux").status_code == 429
+        assert login(at("10.5.0.1"), "Germaine", PASSWORD).status_code == 303
+
+
 def test_a_forged_or_revoked_session_is_a_guest(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         assert signup(c, "Germaine").status_code == 303

@@ -137,11 +137,15 @@ async def login(request: Request) -> Response:
     form = await form_of(request)
     pseudo = form.get("pseudo", "")
     limits: Limits = request.app.state.limits
-    allowed = await limits.allow("login", client_key(request))
+    client = client_key(request)
+    allowed = await limits.allow("login", client)
     if allowed and pseudo.strip():
         # the key the account is found by: look-alike spellings (« ＧＥＲＭＡＩＮＥ ») log in
-        # to the same account, so they draw from the same limit
-        allowed = await limits.allow("login", "pseudo:" + pseudo_key(pseudo.strip()))
+        # to the same account, so they draw from the same limit. Counted per address too: a
+        # budget of the account alone let a stranger lock its owner out for good, ten wrong
+        # passwords every five minutes (guesses from many addresses still meet argon2id and
+        # twelve characters at least)
+        allowed = await limits.allow("login", f"pseudo:{pseudo_key(pseudo.strip())}:{client}")
     if not allowed:
         return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
     accounts = accounts_of(request)
