@@ -86,7 +86,9 @@ def test_bad_messages_are_refused_in_french_and_change_nothing(
             bob.websocket_connect(f"/t/{code}/ws") as wb,
         ):
             before = receive_state(wa)["version"]
-            for text in ("", "   \n ", "x" * (MAX_CHARS + 1), 42):
+            # invisible lines too: zero-width, Hangul filler, blank Braille, BOM and joiner
+            blanks = ("\u200b", "\u3164", "\u2800 \u2800", "\ufeff\u200d", "\u202e")
+            for text in ("", "   \n ", "x" * (MAX_CHARS + 1), 42, *blanks):
                 wb.send_json({"type": "chat", "text": text})
                 refused = receive(wb, "chat_refused")
                 assert "Message" in refused["message"]
@@ -101,6 +103,13 @@ def test_bad_messages_are_refused_in_french_and_change_nothing(
             assert texts == ["spam 0", "spam 1", "Calme-toi"]
             service = alice.app.state.service
             assert service.tables[code].version == before  # the game did not move
+
+
+def test_a_right_to_left_override_never_reaches_the_page() -> None:
+    from choux.play.chat import clean_text
+
+    assert clean_text("\u202eBien joué\u202c !") == "Bien joué !"
+    assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # emoji joiners kept
 
 
 def test_the_host_silences_a_player_and_others_cannot(sqlite_url: str, course: str) -> None:
@@ -122,6 +131,25 @@ def test_the_host_silences_a_player_and_others_cannot(sqlite_url: str, course: s
             assert receive(wb, "chat")["muted"] == []
             wb.send_json({"type": "chat", "text": "merci"})
             assert receive_line(wa)["text"] == "merci"
+
+
+def test_a_host_cannot_swell_the_silenced_list_without_end(sqlite_url: str, course: str) -> None:
+    """Every chat message carries the list of the silenced: 600 made-up names made a
+    one-word line weigh 10 KB (an audit). Past MAX_MUTED the host is told in French."""
+    from choux.play.chat import MAX_MUTED
+
+    with client(sqlite_url, limit_messages="1000 per second") as alice:
+        code, _ = alice_and_bob(alice, course)
+        with alice.websocket_connect(f"/t/{code}/ws") as wa:
+            receive(wa, "chat")
+            for n in range(MAX_MUTED):
+                wa.send_json({"type": "chat_mute", "who": f"v{n:012x}", "muted": True})
+                assert len(receive(wa, "chat")["muted"]) == n + 1
+            wa.send_json({"type": "chat_mute", "who": f"v{MAX_MUTED:012x}", "muted": True})
+            assert f"Déjà {MAX_MUTED} personnes" in receive(wa, "chat_refused")["message"]
+            # giving the word back still works
+            wa.send_json({"type": "chat_mute", "who": "v000000000000", "muted": False})
+            assert len(receive(wa, "chat")["muted"]) == MAX_MUTED - 1
 
 
 def test_chat_is_kept_with_the_table_across_a_restart(sqlite_url: str, course: str) -> None:

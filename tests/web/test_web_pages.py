@@ -95,6 +95,8 @@ def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) ->
         ("x" * 25, "trop long"),
         ("alice", "déjà pris"),
         ("bad\u0000name", "invisibles"),
+        ("\u3164", "invisibles"),  # a Hangul filler: a letter that draws nothing
+        ("\u2800\u2800", "invisibles"),
         ("{p0}", "accolades"),
     ],
 )

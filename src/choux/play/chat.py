@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from choux.engine.visible import shows_something
 from choux.play import chat_store
 from choux.play.chat_store import ChatLine
 from choux.play.errors import TableError
@@ -38,6 +39,12 @@ AUTHOR = re.compile(r"^(s\d{1,2}|v[0-9a-f]{12}|spectators)$")
 #: the host's mute of a whole room: every spectator at once (the host cannot read it)
 ALL_SPECTATORS = "spectators"
 #: control characters (line breaks included) become spaces
+#: the most people a host may silence at one table
+MAX_MUTED = 64
+#: the direction controls and the byte-order mark
+BIDI_CONTROLS = frozenset(
+    "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+)
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -64,8 +71,10 @@ def clean_text(text: object) -> str:
     """The message as stored: one line, trimmed, NFC; refused in French if empty or long."""
     if not isinstance(text, str):
         raise TableError("Message illisible.")
-    clean = CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
-    if not clean:
+    clean = CONTROL.sub(" ", unicodedata.normalize("NFC", text))
+    # a right-to-left override turns the rest of the page's line around: never kept
+    clean = "".join(c for c in clean if c not in BIDI_CONTROLS).strip()
+    if not shows_something(clean):
         raise TableError("Message vide : écrivez quelque chose.")
     if len(clean) > MAX_CHARS:
         raise TableError(f"Message trop long : {MAX_CHARS} caractères au plus.")
@@ -160,6 +169,9 @@ class Chat(Sync):
         if author == by.author:
             raise TableError("Vous ne pouvez pas vous retirer la parole.")
         room = await self.chat_room(table)
+        if mute and author not in room.muted and len(room.muted) >= MAX_MUTED:
+            # every line sent carries the list: made-up names must not swell it for ever
+            raise TableError(f"Déjà {MAX_MUTED} personnes sans parole à cette table.")
         try:
             await chat_store.set_muted(self.store, table.row.id, author, mute)
         except Exception as error:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from choux.engine.visible import shows_something
+
 MAX_NAME = 24
 BOT_NAMES = ("Gaston", "Odette", "Marcel", "Simone", "Lucien", "Yvonne", "Fernand", "Paulette")
 
@@ -21,7 +23,7 @@ def clean_name(raw: object) -> str:
         raise BadName("Choisissez un pseudonyme.")
     if len(name) > MAX_NAME:
         raise BadName(f"Pseudonyme trop long ({MAX_NAME} caractères au plus).")
-    if any(unicodedata.category(c).startswith("C") for c in name):
+    if any(unicodedata.category(c).startswith("C") for c in name) or not shows_something(name):
         raise BadName("Ce pseudonyme contient des caractères invisibles.")
     if "{" in name or "}" in name:  # would read as a name placeholder in the table log
         raise BadName("Les accolades { } ne sont pas permises dans un pseudonyme.")

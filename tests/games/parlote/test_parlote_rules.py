@@ -203,6 +203,14 @@ def test_argument_is_trimmed_and_control_characters_removed() -> None:
     assert rules.clean_argument(raw) == "Vous avez tort, voilà !"
 
 
+@pytest.mark.parametrize("blank", ["\u200b", "\u3164", "\u2800", " \ufeff\u200d ", "\u115f\u1160"])
+def test_an_argument_that_shows_nothing_is_no_argument(blank: str) -> None:
+    """Zero-width or blank characters alone met « argument obligatoire » and counted in
+    « honneur » (an audit)."""
+    assert rules.clean_argument(blank) == ""
+    assert rules.clean_argument(blank + "Parce que !").endswith("Parce que !")
+
+
 def test_argument_keeps_markup_as_typed() -> None:
     raw = "<b>Gras</b> & [bold]riche[/bold] {p0}"
     assert rules.clean_argument(raw) == raw

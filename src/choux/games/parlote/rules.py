@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from choux.engine.base import JSON, IllegalAction
+from choux.engine.visible import shows_something
 from choux.games.parlote import data
 from choux.games.parlote.content import Card
 
@@ -46,7 +47,9 @@ def clean_argument(text: str) -> str:
             continue
         else:
             kept.append(char)
-    return "".join(kept).strip()
+    cleaned = "".join(kept).strip()
+    # zero-width or blank characters alone are no argument (they met « argument obligatoire »)
+    return cleaned if shows_something(cleaned) else ""
 
 
 def check_argument(text: str) -> str:

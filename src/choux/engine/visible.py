@@ -1,0 +1,28 @@
+"""Whether a text shows anything: the checks « not empty » of chat lines, pseudonyms and
+arguments read what a person would see, not the count of code points.
+
+Some characters are letters or symbols for Unicode yet draw nothing (the Hangul fillers, the
+blank Braille pattern); format characters (zero-width space, joiners, the byte-order mark)
+and separators draw nothing either. A text made only of them looks empty, and passed the
+checks that only trimmed spaces.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: letters and symbols that draw nothing
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def shows_something(text: str) -> bool:
+    """Does `text` hold a character that draws something?
+
+    >>> shows_something("Bien joué !")
+    True
+    >>> shows_something("\\u200b\\u3164 \\u2800\\ufeff\\u200d")
+    False
+    >>> shows_something("\\u200b👍")
+    True
+    """
+    return any(c not in BLANK_GLYPHS and unicodedata.category(c)[0] not in "CZ" for c in text)
