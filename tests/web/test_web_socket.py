@@ -303,3 +303,30 @@ def test_no_message_of_a_whole_game_holds_a_secret_of_its_seat(
             assert final["result"] is not None
             receive_state(spectator)
     assert 0 in checked and None in checked
+
+
+def test_a_seats_extra_sockets_opening_and_closing_send_nothing_to_the_others(
+    sqlite_url: str, course: str
+) -> None:
+    """Only a seat coming online or going offline changes what pages show. Extra sockets of a
+    seat already online, opened and dropped in a loop, sent a state to every page at the
+    table each time (an audit: 200 cycles, 400 identical states to each page)."""
+    with client(sqlite_url) as alice:
+        code, bob = alice_and_bob(alice, course)
+        with (
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+            alice.websocket_connect(f"/t/{code}/ws") as first,
+        ):
+            receive_state(first)
+            # Bob's page sees Alice come online (that one is news)
+            seen = receive_state(wb)
+            while not all(s["connected"] for s in seen["seats"]):
+                seen = receive_state(wb)
+            for _ in range(10):
+                with alice.websocket_connect(f"/t/{code}/ws") as extra:
+                    receive_state(extra)
+            wb.send_json({"type": "ping"})
+            between = []
+            while (message := wb.receive_json())["type"] != "pong":
+                between.append(message["type"])
+            assert "state" not in between, between

@@ -24,9 +24,12 @@ class Presence(ServiceBase):
             table.connections[seat] = table.connections.get(seat, 0) + 1
             self._cancel(table, f"grace{seat}")
             if table.connections[seat] == 1:
+                # the seat comes online: every page shows it. A second socket of a seat
+                # already online changes nothing anyone sees (opening and dropping sockets
+                # in a loop sent a state to every page at the table each time)
                 self._share_presence(table, seat)
-            table.meta += 1
-            table.wake_all()
+                table.meta += 1
+                table.wake_all()
             self._end_quiet_if_all_back(table)
         return sub
 
@@ -48,8 +51,8 @@ class Presence(ServiceBase):
             if table.connections[seat] == 0:
                 self._arm_grace(table, seat)
                 self._share_presence(table, seat)
-            table.meta += 1
-            table.wake_all()
+                table.meta += 1
+                table.wake_all()
 
     def _share_presence(self, table: LiveTable, seat: int) -> None:
         """Several processes: the seat's first socket opened here or its last one closed."""
