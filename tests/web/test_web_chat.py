@@ -206,6 +206,41 @@ def test_chat_crosses_processes(course: str) -> None:
             assert "retiré la parole" in receive(wb, "chat_refused")["message"]
 
 
+def test_spectators_without_cookies_share_their_addresss_budget(
+    sqlite_url: str, course: str
+) -> None:
+    """Each socket opened without a cookie is a new spectator: one address got 199 lines of
+    200 through a budget of 5 a person (an audit). Spectators draw from their address's."""
+    from starlette.testclient import TestClient
+
+    with client(sqlite_url, limit_chat="3 per minute") as alice:
+        code, _ = alice_and_bob(alice, course)
+        refused = 0
+        said = 0
+        for _ in range(6):
+            fresh = TestClient(alice.app)  # no cookie: a new spectator each time
+            fresh.portal = alice.portal
+            with fresh.websocket_connect(f"/t/{code}/ws") as ws:
+                receive(ws, "chat")
+                ws.send_json({"type": "chat", "text": "spam"})
+                message = ws.receive_json()
+                while message["type"] not in ("chat", "chat_refused") or (
+                    message["type"] == "chat" and not message["lines"]
+                ):
+                    message = ws.receive_json()
+                if message["type"] == "chat_refused":
+                    assert "Trop de messages" in message["message"]
+                    refused += 1
+                else:
+                    said += 1
+        assert (said, refused) == (3, 3)
+        # a seated player keeps a budget of their own
+        with alice.websocket_connect(f"/t/{code}/ws") as wa:
+            receive(wa, "chat")
+            wa.send_json({"type": "chat", "text": "Bonjour"})
+            assert receive_line(wa)["text"] == "Bonjour"
+
+
 def test_the_host_can_close_the_spectators_chat(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
         code, _ = alice_and_bob(alice, course)  # Bob is seated, his page stays closed

@@ -69,13 +69,17 @@ async def handle(
     speaker: Speaker,
     message: dict[str, Any],
     limits: Limits,
+    client: str = "",
 ) -> None:
-    """One chat message from the page: said, or refused in French (nothing else changes)."""
+    """One chat message from the page: said, or refused in French (nothing else changes).
+    A seat's budget is its own; the spectators' is their address's (`client`): each socket
+    opened without a cookie is a new spectator, and one address filled the room that way."""
     table = conn.table
+    budget = speaker.author if speaker.seat is not None else f"spectators:{client}"
     try:
         if message["type"] == "chat":
             clean_text(message.get("text"))  # a malformed message costs no budget
-            if not await limits.allow("chat", f"{table.code}:{speaker.author}"):
+            if not await limits.allow("chat", f"{table.code}:{budget}"):
                 raise TableError(FLOOD, "busy")
             await service.say(table, speaker, message.get("text"))
         else:

@@ -296,7 +296,7 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
         elif kind == "action":
             await handle_action(conn, service, seat, message)
         elif kind in chat_socket.CHAT_TYPES and conn.speaker is not None:
-            await chat_socket.handle(conn, service, conn.speaker, message, limits)
+            await chat_socket.handle(conn, service, conn.speaker, message, limits, client)
 
 
 async def refuse(conn: Connection, action_id: object, text: str) -> None:
