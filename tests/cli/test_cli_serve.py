@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -14,6 +15,23 @@ import pytest
 from choux.web.server import address_to_open, banner
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def close_codes(address: str, paths: list[str]) -> list[tuple[int, str]]:
+    """The close code and reason the server gives a socket on each of `paths`."""
+    import websockets
+
+    found = []
+    origin = address.rstrip("/")
+    for path in paths:
+        url = origin.replace("http://", "ws://") + path
+        try:
+            async with websockets.connect(url, origin=origin) as ws:  # type: ignore[arg-type]
+                await ws.recv()
+        except websockets.ConnectionClosed as closed:
+            assert closed.rcvd is not None, closed
+            found.append((closed.rcvd.code, closed.rcvd.reason))
+    return found
 
 
 def free_port() -> int:
@@ -84,6 +102,10 @@ def test_choux_serve_prints_the_address_that_answers(tmp_path: Path) -> None:
                 time.sleep(0.1)
         else:
             pytest.fail(f"nothing answers at {address}")
+        # a socket refused by the server says why with its close code (before it was
+        # accepted it reached the page as a bare 403, and the page tried again for ever)
+        codes = asyncio.run(close_codes(address, ["/t/nope/ws"]))
+        assert codes == [(4404, "table inconnue")], codes
     finally:
         server.terminate()
         server.wait(10)

@@ -163,7 +163,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     client = client_key(websocket)
     cap = websocket.app.state.settings.max_sockets_per_client
     if cap and sockets[client] >= cap:
-        await websocket.close(code=4429, reason="trop de connexions")
+        await refuse_socket(websocket, 4429, "trop de connexions")
         return
     sockets[client] += 1
     try:
@@ -172,6 +172,14 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         sockets[client] -= 1
         if sockets[client] <= 0:
             del sockets[client]
+
+
+async def refuse_socket(websocket: WebSocket, code: int, reason: str) -> None:
+    """Open, then close with `code`: a socket closed before it is accepted reaches the page
+    as a bare HTTP 403 without its code, and the page tried again for ever where it should
+    say why (« Cette table n'existe plus. »). A foreign origin still gets the bare 403."""
+    await websocket.accept()
+    await websocket.close(code=code, reason=reason)
 
 
 async def serve_socket(websocket: WebSocket, code: str) -> None:
@@ -185,7 +193,7 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
     try:
         table = await service.get(code)
     except TableError:
-        await websocket.close(code=4404, reason="table inconnue")
+        await refuse_socket(websocket, 4404, "table inconnue")
         return
     except Exception as error:  # the store away: say so with a close code, no traceback
         log.warning("table %s: cannot open a socket: %s", code, error)
@@ -196,7 +204,7 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
     wanted = websocket.query_params.get("seat")
     seat = seat_of(table, session, wanted)
     if seat is None and table.row.private and not may_watch(table, session):
-        await websocket.close(code=4403, reason="table privée")
+        await refuse_socket(websocket, 4403, "table privée")
         return
     speaker = speaker_for(table, seat, session.player, session.name)
     chat_room = await service.chat_room(table)  # read here: the pusher task never queries

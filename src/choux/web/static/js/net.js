@@ -58,6 +58,16 @@ export class TableSocket {
         this.showBanner(true, "Cette table n'existe plus.");
         return;
       }
+      if (event.code === 4403) {
+        this.showBanner(true, "Cette table est privée : ouvrez-la par son lien d'invitation.");
+        return;
+      }
+      if (event.code === 4429) {  // too many sockets from this address: try again later
+        this.delay = 5000;
+        this.scheduleReconnect();
+        this.showBanner(true, "Trop de connexions depuis votre adresse : fermez d'autres onglets de Choux.");
+        return;
+      }
       this.scheduleReconnect();
     });
   }
