@@ -312,6 +312,48 @@ def test_an_account_plays_its_seat_from_every_device_at_once(sqlite_url: str, co
         assert "Vous regardez cette partie" in text_of(phone.get(f"/t/{code}"))
 
 
+@pytest.mark.parametrize("how", ["partout", "mot de passe", "ici"])
+def test_a_closed_sessions_open_socket_stops_playing_at_once(
+    sqlite_url: str, course: str, how: str
+) -> None:
+    """The phone's page stayed open while its session was closed (from the laptop, by a new
+    password, or on the phone itself): its socket kept playing the seat (an audit). It is now
+    closed with 4401; the page reconnects with its cookie, a guest's."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with client(sqlite_url) as laptop:
+        assert signup(laptop, "Germaine").status_code == 303
+        code = create_table(laptop, course, ["human", "human"], "Germaine")
+        phone = other(laptop)
+        assert login(phone, "Germaine").status_code == 303
+        with (
+            laptop.websocket_connect(f"/t/{code}/ws") as kept,
+            phone.websocket_connect(f"/t/{code}/ws") as ws,
+        ):
+            assert receive_state(ws)["seat"] == 0
+            receive_state(kept)
+            if how == "partout":
+                assert post(laptop, "/deconnexion-partout").status_code == 303
+            elif how == "mot de passe":
+                new = "une autre phrase assez longue"
+                answer = post(
+                    laptop, "/compte/mot-de-passe", actuel=PASSWORD, nouveau=new, confirmation=new
+                )
+                assert answer.status_code == 303
+            else:
+                assert post(phone, "/deconnexion").status_code == 303
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    ws.receive_json()
+            assert closed.value.code == 4401
+            if how == "mot de passe":  # the laptop kept its session, and its socket
+                kept.send_json({"type": "ping"})
+                while kept.receive_json()["type"] != "pong":
+                    pass
+        with phone.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+
+
 def test_my_games_put_the_tables_waiting_for_me_on_top(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as alice:
         bob = other(alice)

@@ -168,6 +168,7 @@ async def logout(request: Request) -> Response:
     session = session_of(request)
     if session.auth:
         await accounts_of(request).close_session(session.auth)
+        await request.app.state.session_sockets.close(session.player, only=session.auth)
     await become_guest(request, session)
     return RedirectResponse("/connexion?deconnecte=1", status_code=303)
 
@@ -178,6 +179,7 @@ async def logout_everywhere(request: Request) -> Response:
     account = await current_account(request)
     if account is not None:
         await accounts_of(request).close_all_sessions(account)
+        await request.app.state.session_sockets.close(account.player)
     await become_guest(request, session_of(request))
     return RedirectResponse("/connexion?deconnecte=partout", status_code=303)
 
@@ -236,5 +238,6 @@ async def change_password(request: Request) -> Response:
     except AccountError as error:
         return await _account_page(request, account, status_of(error), error=error.message)
     await accounts.close_all_sessions(account, keep=session_of(request).auth)
+    await request.app.state.session_sockets.close(account.player, keep=session_of(request).auth)
     # a redirect: reloading the page then sends no password again
     return RedirectResponse("/compte?modifie=1", status_code=303)

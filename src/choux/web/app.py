@@ -24,6 +24,7 @@ from choux.web.middleware import BodyLimit, RateLimits, SessionCookie
 from choux.web.push import WebPush
 from choux.web.ratelimits import Limits
 from choux.web.session import Sessions
+from choux.web.session_sockets import SessionSockets
 
 STATIC = Path(__file__).parent / "static"
 
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.limits = Limits(settings)
     app.state.sockets = Counter()  # open WebSockets per client address (`ws.table_socket`)
+    app.state.session_sockets = SessionSockets()  # closed with their account session
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(learn.router)

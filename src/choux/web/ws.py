@@ -39,6 +39,7 @@ from choux.web.accounts import attach
 from choux.web.ratelimits import Limits, client_key
 from choux.web.seating import may_watch
 from choux.web.session import Session, Sessions
+from choux.web.session_sockets import SessionSockets
 
 router = APIRouter()
 log = logging.getLogger("choux.web")
@@ -213,6 +214,9 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
     conn = Connection(websocket, table, sub, session, wanted)
     conn.speaker = speaker
     sub.wake.set()  # first message: the full view
+    registry: SessionSockets = app.state.session_sockets
+    if session.auth:  # an account's session: closed with it (`session_sockets`)
+        registry.add(session.player, session.auth, conn)
     tasks = [
         asyncio.create_task(conn.pusher()),
         asyncio.create_task(heartbeat(conn, settings.heartbeat_seconds)),
@@ -226,6 +230,7 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
         for task in tasks:
             task.cancel()
         service.unsubscribe(table, sub)
+        registry.remove(session.player, conn)
 
 
 def shared_seat(table: LiveTable, shared: list[tuple[int, str]], wanted: str) -> int | None:
