@@ -3,6 +3,7 @@ creation, the seed revealed in the finished game's record, `choux replay --verif
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -51,6 +52,9 @@ def test_the_page_commits_to_the_seed_and_the_record_reveals_it(
         page = c.get(f"/t/{code}").text
         shown = re.search(r'id="commitment">([0-9a-f]{64})<', page)
         assert shown, "no commitment on the table page"
+        assert "<summary>Donne équitable</summary>" in html.unescape(page)
+        dice = create_table(c, "cul-de-chouette", ["human", "bot:easy"], "Alice")
+        assert "<summary>Dés équitables</summary>" in html.unescape(c.get(f"/t/{dice}").text)
         seed = c.app.state.service.tables[code].row.seed
         assert str(seed) not in page  # not revealed before the end
         assert shown.group(1) == commitment(seed)
