@@ -49,17 +49,25 @@ def play_once(
 
 
 def test_look_alike_spellings_of_a_pseudonym_share_its_log_in_limit(sqlite_url: str) -> None:
-    """The per-pseudonym limit holds against guesses spread over many addresses: a
-    full-width « ＧＥＲＭＡＩＮＥ » logs in to Germaine's account, so it must count against
-    Germaine's limit too (before, each of the 2^8 spellings had its own 10 tries)."""
+    """A full-width « ＧＥＲＭＡＩＮＥ » logs in to Germaine's account, so it counts against
+    Germaine's limits too (before, each of the 2^8 spellings had its own 10 tries): the
+    address's for this pseudonym, and the pseudonym's from every address (ten times that),
+    which bounds guesses spread over many addresses."""
     with client(sqlite_url, limit_login="3 per minute") as c:
         assert signup(c, "Germaine").status_code == 303
         spellings = ["Germaine", "GERMAINE", "ＧＥＲＭＡＩＮＥ", "Ｇermaine", "gＥrmaine"]
-        answers = [
-            login(from_address(c, f"10.0.0.{n}"), pseudo, "pas le bon mot de passe").status_code
-            for n, pseudo in enumerate(spellings, start=1)
-        ]
+        # one address, its login budget spread over the pseudonym's spellings (its own
+        # budget per address is the same 3: another pseudonym would be refused too)
+        same = from_address(c, "10.0.0.1")
+        answers = [login(same, p, "pas le bon mot de passe").status_code for p in spellings]
         assert answers == [403, 403, 403, 429, 429]
+        # many addresses, one try each: the pseudonym's own budget is 30 a minute
+        spread = [
+            login(from_address(c, f"10.1.{n // 250}.{n % 250}"), spellings[n % 5], "faux")
+            for n in range(33)
+        ]
+        # 3 tries counted already: 27 more, then refused whatever the address
+        assert [a.status_code for a in spread] == [403] * 27 + [429] * 6
         # even the right password, in yet another spelling, waits like the others
         right = login(from_address(c, "10.0.1.1"), "ｇｅｒｍａｉｎｅ", PASSWORD)
         assert right.status_code == 429

@@ -141,11 +141,13 @@ async def login(request: Request) -> Response:
     allowed = await limits.allow("login", client)
     if allowed and pseudo.strip():
         # the key the account is found by: look-alike spellings (« ＧＥＲＭＡＩＮＥ ») log in
-        # to the same account, so they draw from the same limit. Counted per address too: a
-        # budget of the account alone let a stranger lock its owner out for good, ten wrong
-        # passwords every five minutes (guesses from many addresses still meet argon2id and
-        # twelve characters at least)
-        allowed = await limits.allow("login", f"pseudo:{pseudo_key(pseudo.strip())}:{client}")
+        # to the same account, so they draw from the same limits: the address's own for
+        # this pseudonym, and the pseudonym's from every address, ten times larger (a budget
+        # of the account alone let one stranger lock its owner out, ten wrong passwords
+        # every five minutes)
+        key = pseudo_key(pseudo.strip())
+        allowed = await limits.allow("login", f"pseudo:{key}:{client}")
+        allowed = allowed and await limits.allow("login_account", f"pseudo:{key}")
     if not allowed:
         return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
     accounts = accounts_of(request)

@@ -53,6 +53,10 @@ class Limits:
             "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
             "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
             "login": _parse("CHOUX_LIMIT_LOGIN", settings.limit_login),
+            # one pseudonym from every address together: ten times an address's budget
+            # (guesses spread over many addresses stay bounded, and a stranger alone can no
+            # longer lock the owner out)
+            "login_account": _scaled(_parse("CHOUX_LIMIT_LOGIN", settings.limit_login), 10),
             "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
         }
 
@@ -79,6 +83,13 @@ class Limits:
 
 class BadLimit(ValueError):
     """A rate limit setting that does not parse (the server refuses to start)."""
+
+
+def _scaled(item: RateLimitItem | None, factor: int) -> RateLimitItem | None:
+    """The same window with `factor` times the amount."""
+    if item is None:
+        return None
+    return type(item)(item.amount * factor, item.multiples, item.namespace)
 
 
 def _parse(name: str, text: str) -> RateLimitItem | None:
