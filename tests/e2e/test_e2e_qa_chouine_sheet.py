@@ -57,4 +57,7 @@ def test_chouine_sheet_adds_up_and_stays_after_the_match(live_server, players) -
     reason = alice.page.inner_text("#result-reason")
     # no names there, and not « Manche gagnée », which the loser would read as their own win
     assert reason.startswith("Manche terminée : 2 parties à "), reason
+    # the felt says the manche is over, not « Le pli est vide. » under the result
+    felt = alice.page.inner_text(".cq-felt")
+    assert "Manche terminée." in felt and "Le pli est vide" not in felt, felt
     assert not alice.errors, alice.errors

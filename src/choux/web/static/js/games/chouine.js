@@ -73,14 +73,22 @@ function talonEl(view) {
   return box;
 }
 
-function trickEl(cards, ctx, title) {
+/** What an empty trick says: the next card is awaited, or the partie (the match) is over
+ * and the felt waits for the next deal (it said « Le pli est vide. » under the result). */
+function emptyTrickText(view) {
+  if (view.stage === "between") return "Partie terminée : la suivante arrive.";
+  if (view.stage !== "play") return view.manches_to_win > 1 ? "Match terminé." : "Manche terminée.";
+  return "Le pli est vide.";
+}
+
+function trickEl(cards, ctx, title, empty = "Le pli est vide.") {
   const box = h("div", { class: "cq-trick" });
   if (title) box.append(h("p", { class: "cq-trick-title", text: title }));
   const row = h("div", { class: "cq-trick-cards" });
   for (const played of cards) {
     row.append(h("figure", { class: "cq-played" }, cardEl(played.card), h("figcaption", { text: ctx.names[played.seat] })));
   }
-  if (!cards.length) row.append(h("p", { class: "cq-wait", text: "Le pli est vide." }));
+  if (!cards.length) row.append(h("p", { class: "cq-wait", text: empty }));
   box.append(row);
   return box;
 }
@@ -107,7 +115,7 @@ export function render(board, view, ctx) {
   if (showLast && view.last_trick) {
     felt.append(trickEl(view.last_trick.cards, ctx, `Dernier pli (remporté par ${names[view.last_trick.winner]})`));
   } else {
-    felt.append(trickEl(view.trick, ctx, null));
+    felt.append(trickEl(view.trick, ctx, null, emptyTrickText(view)));
   }
   wrap.append(felt);
 
