@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import unicodedata
 
+#: the direction controls and the byte-order mark: never kept in what people type (a
+#: right-to-left override turns the rest of the page's line around)
+BIDI_CONTROLS = frozenset(
+    "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+)
 #: letters and symbols that draw nothing
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 

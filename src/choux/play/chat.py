@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from choux.engine.visible import shows_something
+from choux.engine.visible import BIDI_CONTROLS, shows_something
 from choux.play import chat_store
 from choux.play.chat_store import ChatLine
 from choux.play.errors import TableError
@@ -38,13 +38,9 @@ ROOMS = ("players", "spectators")
 AUTHOR = re.compile(r"^(s\d{1,2}|v[0-9a-f]{12}|spectators)$")
 #: the host's mute of a whole room: every spectator at once (the host cannot read it)
 ALL_SPECTATORS = "spectators"
-#: control characters (line breaks included) become spaces
 #: the most people a host may silence at one table
 MAX_MUTED = 64
-#: the direction controls and the byte-order mark
-BIDI_CONTROLS = frozenset(
-    "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
-)
+#: control characters (line breaks included) become spaces
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -72,7 +68,6 @@ def clean_text(text: object) -> str:
     if not isinstance(text, str):
         raise TableError("Message illisible.")
     clean = CONTROL.sub(" ", unicodedata.normalize("NFC", text))
-    # a right-to-left override turns the rest of the page's line around: never kept
     clean = "".join(c for c in clean if c not in BIDI_CONTROLS).strip()
     if not shows_something(clean):
         raise TableError("Message vide : écrivez quelque chose.")

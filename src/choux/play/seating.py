@@ -183,12 +183,9 @@ class Seating(ServiceBase):
 
     def _arm_fill(self, table: LiveTable) -> None:
         """The quick-play timer of an open table (at creation, or when a server restarts)."""
-        when = table.row.fill_at
-        if when is None or table.status != "open" or self._closing:
+        delay = table.fill_in()
+        if delay is None or self._closing:
             return
-        if when.tzinfo is None:  # SQLite gives naive times back
-            when = when.replace(tzinfo=UTC)
-        delay = max(0.0, (when - datetime.now(UTC)).total_seconds())
 
         async def later() -> None:
             await asyncio.sleep(delay)

@@ -48,15 +48,16 @@ class Limits:
         else:
             storage = storage_from_string("async+memory://")
         self.limiter = MovingWindowRateLimiter(storage)
+        login = _parse("CHOUX_LIMIT_LOGIN", settings.limit_login)
         self.items: dict[str, RateLimitItem | None] = {
             "create": _parse("CHOUX_LIMIT_CREATE", settings.limit_create),
             "join": _parse("CHOUX_LIMIT_JOIN", settings.limit_join),
             "messages": _parse("CHOUX_LIMIT_MESSAGES", settings.limit_messages),
-            "login": _parse("CHOUX_LIMIT_LOGIN", settings.limit_login),
+            "login": login,
             # one pseudonym from every address together: ten times an address's budget
             # (guesses spread over many addresses stay bounded, and a stranger alone can no
             # longer lock the owner out)
-            "login_account": _scaled(_parse("CHOUX_LIMIT_LOGIN", settings.limit_login), 10),
+            "login_account": _scaled(login, 10),
             "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
         }
 

@@ -10,13 +10,9 @@ import unicodedata
 from collections.abc import Sequence
 
 from choux.engine.base import JSON, IllegalAction
-from choux.engine.visible import shows_something
+from choux.engine.visible import BIDI_CONTROLS, shows_something
 from choux.games.parlote import data
 from choux.games.parlote.content import Card
-
-BIDI_CONTROLS = frozenset(
-    "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
-)
 
 
 def team_of(seat: int) -> int:
