@@ -28,6 +28,8 @@ export function startLesson(steps) {
     shown = step.id;
     document.getElementById("lesson").dataset.step = step.id;
     title.textContent = step.title;
+    const peek = document.getElementById("lesson-peek-title");  // a phone's line above the game
+    if (peek) peek.textContent = step.title;
     clear(text);
     for (const paragraph of step.text(message.view, message).split("\n")) text.append(h("p", { text: paragraph }));
   }
