@@ -212,8 +212,12 @@ def play(
     option: Annotated[list[str] | None, typer.Option(help="table option key=value")] = None,
     bot: Annotated[str, typer.Option(help="level of the bots you play against")] = "greedy",
     seed: Annotated[int | None, typer.Option(help="seed (random by default)")] = None,
+    name: Annotated[str, typer.Option(help="your name at the table")] = "Humain",
 ) -> None:
-    """Play a full game in the terminal, in French, against bots (you are seat 1)."""
+    """Play a full game in the terminal, in French, against bots (you are seat 1).
+
+    The game's texts speak of every player in the third person (« X gagne la partie »), so
+    the person gets a name, not « Vous »."""
     game = games.get(game_name)
     players = players if players is not None else game.min_players
     options = parse_options(preset, option or [])
@@ -221,7 +225,7 @@ def play(
     level = bot if bot in game.bots() else "random"
     state = game.new(players, seed, options)
     bots = [game.make_bot(level, random.Random(seed + s)) for s in range(players)]
-    names = ["Vous"] + [f"Robot {s}" for s in range(1, players)]
+    names = [name.strip()[:24] or "Humain"] + [f"Robot {s}" for s in range(1, players)]
     run_terminal_game(game, state, bots, names)
 
 

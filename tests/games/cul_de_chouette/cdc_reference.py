@@ -754,6 +754,7 @@ class Referee:
             or not self.pg_earned[seat]
             or self.pg_used[seat]
             or target in (seat, ch.challenger)
+            or ch.target != ch.origin  # a passed challenge « doit être accepté »
         ):
             self.refuse(f"Passe-Grelot from {seat} to {target}")
         self.pg_used[seat] = True
@@ -766,7 +767,7 @@ class Referee:
     def on_boucliette(self, seat: int | None, action: dict[str, Any]) -> None:
         ch = self.challenge
         assert ch is not None and seat is not None
-        if not self.boucliette[seat] or seat == ch.challenger:
+        if not self.boucliette[seat] or seat == ch.challenger or seat == ch.target != ch.origin:
             self.refuse(f"Boucliette from {seat}")
         self.boucliette[seat] = False
         self.challenge = None
@@ -792,7 +793,7 @@ class Referee:
             return
         if ch.combination == "Sirop-Grelot":
             pair = pair_of(dice)
-            if pair is not None:  # a Chouette: now the Sirotage
+            if pair is not None and read(dice)[0] != "Chouette Velute":  # now the Sirotage
                 ch.pair = pair
                 self.expect("sirop_grelot")
                 return

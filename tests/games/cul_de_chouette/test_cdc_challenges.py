@@ -237,6 +237,42 @@ def test_sirop_grelot_without_a_chouette_is_missed() -> None:
     assert state.scores == [80, 220, 0]
 
 
+def test_sirop_grelot_on_a_chouette_velute_is_missed_without_a_sip() -> None:
+    """No Sirotage after a Chouette Velute (decisions): the challenge is missed at once and
+    the roller keeps the roll's 2v²."""
+    state = neant([100, 200, 0])
+    state.apply(1, ChallengeGrelottine("Sirop-Grelot", 20))
+    others_pass(state)
+    dice(state, 2, 2, 4)
+    assert state.step == "debut" and state.challenge is None
+    assert state.scores == [100 - 20 + 32, 220, 0]
+
+
+def test_a_passed_challenge_must_be_taken() -> None:
+    """« refile le défi à un adversaire, qui doit l'accepter »: the new target can neither
+    pass it on (back to the passer either) nor cancel it with a Boucliette; a third player's
+    Boucliette still may."""
+    state = arrange(
+        4,
+        scores=[100, 200, 50, 80],
+        grelottine=[False, True, False, False],
+        pg_earned=[True, False, False, True],
+    )
+    dice(state, 1, 3)
+    if state.step == "achat":
+        state.apply_timeout()
+    dice(state, 6)
+    state.apply(1, ChallengeGrelottine("Chouette", 33))
+    state.apply(0, PasseGrelot(3))
+    assert not any(isinstance(a, (PasseGrelot, UseBoucliette)) for a in state.legal_actions(3))
+    before = state.snapshot()
+    for refused in (PasseGrelot(0), PasseGrelot(2), UseBoucliette()):
+        with pytest.raises(IllegalAction, match="doit être accepté"):
+            state.apply(3, refused)
+        assert state.snapshot() == before
+    assert UseBoucliette() in state.legal_actions(2)
+
+
 def test_passe_grelot_hands_the_challenge_to_another_opponent() -> None:
     state = neant([100, 200, 50], pg_earned=[True, False, False])
     state.apply(1, ChallengeGrelottine("Chouette", 33))
@@ -308,6 +344,15 @@ def test_bleu_rouge_re_rolled_into_a_chouette_velute_keeps_its_points() -> None:
     state.apply(0, AnnounceTotal(8))
     dice(state, 2, 2, 4)  # total 8, a Chouette Velute of 4: no race on a re-roll
     assert state.scores[0] == 59 + 36 + 16 + 32 and state.race is None
+
+
+def test_bleu_rouge_names_the_re_rolled_combination_in_good_french() -> None:
+    state = bleu_rouge([50, 0, 0])
+    state.apply(0, AnnounceTotal(11))
+    events = dice(state, 4, 4, 3)  # total 11, a Chouette of 4
+    texts = [e.text for e in events]
+    assert "{p0} marque sa Chouette : +16" in texts, texts
+    assert C.possessive(C.CUL_DE_CHOUETTE) == "son Cul de Chouette"
 
 
 def test_bleu_rouge_wrong_total_gives_nothing() -> None:

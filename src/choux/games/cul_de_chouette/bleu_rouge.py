@@ -46,7 +46,7 @@ def on_reroll(st: CdcTable, dice: list[int]) -> None:
     if total in bleu.totals:
         bonus = C.BLEU_ROUGE_BONUS + 2 * total
         st.gain(s, bonus, False, f"gagne son pari Bleu-Rouge sur {total}")
-        st.gain(s, points, s == st.roller, f"marque son {name}")
+        st.gain(s, points, s == st.roller, f"marque {C.possessive(name)}")
     else:
         st.say("info", "Total manqué : la relance ne compte pas.", s)
     st.bleu = None

@@ -73,7 +73,7 @@ def on_throw(st: CdcTable, new: list[int]) -> None:
     name, points = reading.name, C.roll_points(reading)
     if ch.combination == C.SIROP_GRELOT:
         pair = C.odd_die(tuple(dice))
-        if pair is not None:
+        if pair is not None and name != C.CHOUETTE_VELUTE:  # no Sirotage after one
             st.challenge = replace(ch, pair=pair)
             st.enter(Step.SIROP_GRELOT)
             return

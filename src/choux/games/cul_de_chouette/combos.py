@@ -27,6 +27,18 @@ VELUTE = "Velute"
 NEANT = "Néant"
 SIROP_GRELOT = "Sirop-Grelot"
 CUL_SIROTAGE = "Cul de Chouette (avec Sirotage)"
+#: the combinations said « la … » (« sa Chouette », « son Pélican »)
+FEMININE = frozenset({CHOUETTE_VELUTE, CHOUETTE, SOUFFLETTE, SUITE, VELUTE})
+
+
+def possessive(name: str) -> str:
+    """« sa Velute », « son Cul de Chouette »: the player's combination, in French.
+
+    >>> possessive(SUITE), possessive(PELICAN)
+    ('sa Suite', 'son Pélican')
+    """
+    return f"{'sa' if name in FEMININE else 'son'} {name}"
+
 
 # --------------------------------------------------------------------------- points and bounds
 

@@ -450,6 +450,9 @@ def _announced_grelottine(st: CdcTable) -> Challenge | None:
     return ch
 
 
+PASSED_ON = Refusal(IllegalAction, "Un défi passé par un Passe-Grelot doit être accepté.")
+
+
 def gate_passe_grelot(st: CdcTable, seat: int) -> Menu | Refusal:
     ch = _announced_grelottine(st)
     if ch is None:
@@ -458,6 +461,8 @@ def gate_passe_grelot(st: CdcTable, seat: int) -> Menu | Refusal:
         return Refusal(IllegalAction, "Le Passe-Grelot est sans effet à deux joueurs.")
     if seat != ch.target:
         return Refusal(IllegalAction, "Seul le joueur défié peut passer le défi.")
+    if ch.target != ch.origin:  # « qui doit l'accepter »
+        return PASSED_ON
     if not may_pass_grelot(st.pg_earned[seat], st.pg_used[seat], st.n):
         return Refusal(
             IllegalAction,
@@ -474,6 +479,8 @@ def gate_boucliette(st: CdcTable, seat: int) -> Menu | Refusal:
         return Refusal(WindowClosed, "Aucun défi à annuler maintenant.")
     if seat == ch.challenger:
         return Refusal(IllegalAction, "On n'annule pas son propre défi.")
+    if seat == ch.target != ch.origin:  # « qui doit l'accepter »
+        return PASSED_ON
     if not st.boucliette[seat]:
         return Refusal(IllegalAction, "Vous n'avez plus de Boucliette.")
     if seat in st.passed:

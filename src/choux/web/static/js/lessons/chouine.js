@@ -18,9 +18,14 @@ startLesson([
     id: "decompte",
     title: "Le décompte de la partie",
     when: (view) => view.stage === "between",
-    text: () => "Chacun compte les points de ses plis : as 11, dix 10, roi 4, dame 3, valet 2, les autres rien. "
-      + "Les annonces s'y ajoutent, et le gagnant du dernier pli marque 10 points de plus : le dix de der.\n"
-      + "Le plus haut total gagne la partie. La suivante se donne dans un instant.",
+    text: (view) => (view.last_result && view.last_result.reason === "chouine"
+      ? "Une Chouine a été annoncée : elle gagne la partie d'un coup, sans compter les points.\n"
+        + "Sinon, chacun compte les points de ses plis (as 11, dix 10, roi 4, dame 3, valet 2), "
+        + "plus ses annonces et le dix de der, et le plus haut total gagne. "
+      : "Chacun compte les points de ses plis : as 11, dix 10, roi 4, dame 3, valet 2, les autres rien. "
+        + "Les annonces s'y ajoutent, et le gagnant du dernier pli marque 10 points de plus : le dix de der.\n"
+        + "Le plus haut total gagne la partie. ")
+      + "La suivante se donne dans un instant.",
   },
   {
     id: "annonce",
