@@ -121,11 +121,15 @@ def test_a_taken_pseudonym_and_short_or_mismatched_passwords_are_refused(
         assert taken.status_code == 409 and "déjà pris" in text_of(taken)
         twin = signup(other_visitor, "Ｇｅｒｍａｉｎｅ")  # full-width look-alike
         assert twin.status_code == 409 and "déjà pris" in text_of(twin)
+        disguised = signup(other_visitor, "G\u0435rmaine")  # a Cyrillic « е »
+        assert disguised.status_code == 400 and "alphabets" in text_of(disguised)
+        assert signup(other_visitor, "Ольга").status_code == 303  # one alphabet: welcome
+        other_visitor = other(c)
         short = signup(other_visitor, "Marcel", "court")
         assert short.status_code == 400 and "trop court" in text_of(short)
         mismatch = signup(other_visitor, "Marcel", PASSWORD, PASSWORD + "!")
         assert mismatch.status_code == 400 and "pas identiques" in text_of(mismatch)
-        assert account_count(c) == 1
+        assert account_count(c) == 2
 
 
 def test_wrong_password_and_unknown_pseudonym_get_the_same_answer(sqlite_url: str) -> None:

@@ -98,6 +98,8 @@ def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) ->
         ("\u3164", "invisibles"),  # a Hangul filler: a letter that draws nothing
         ("\u2800\u2800", "invisibles"),
         ("{p0}", "accolades"),
+        ("\u0410lice", "alphabets"),  # a Cyrillic « А »: « Alice » to the eye
+        ("Bοb", "alphabets"),  # a Greek omicron
     ],
 )
 def test_bad_pseudonyms_are_refused_in_french(

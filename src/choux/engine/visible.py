@@ -31,3 +31,24 @@ def shows_something(text: str) -> bool:
     True
     """
     return any(c not in BLANK_GLYPHS and unicodedata.category(c)[0] not in "CZ" for c in text)
+
+
+#: alphabets whose letters look alike (Latin « a », Cyrillic « а », Greek « α »...)
+LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def mixes_alphabets(text: str) -> bool:
+    """Does `text` mix letters of the Latin, Cyrillic and Greek alphabets? A pseudonym that
+    does is nearly always a disguise: « Аlice » with a Cyrillic « А » reads as « Alice ».
+
+    >>> mixes_alphabets("Aimée"), mixes_alphabets("Ольга"), mixes_alphabets("\u0410lice")
+    (False, False, True)
+    """
+    found = {
+        script
+        for c in text
+        if c.isalpha()
+        for script in LOOKALIKE_SCRIPTS
+        if unicodedata.name(c, "").startswith(script)
+    }
+    return len(found) > 1

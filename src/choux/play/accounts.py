@@ -21,7 +21,9 @@ from pwdlib import PasswordHash
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from choux.engine.visible import mixes_alphabets
 from choux.play.errors import TableError
+from choux.play.names import MIXED_ALPHABETS
 from choux.play.store import Store, account_sessions_t, accounts_t
 
 MIN_PSEUDO, MAX_PSEUDO = 3, 24
@@ -60,6 +62,8 @@ def clean_pseudo(raw: object) -> str:
         raise AccountError(f"Pseudonyme trop long ({MAX_PSEUDO} caractères au plus).")
     if len(pseudo) < MIN_PSEUDO:
         raise AccountError(f"Pseudonyme trop court ({MIN_PSEUDO} caractères au moins).")
+    if mixes_alphabets(pseudo):
+        raise AccountError(MIXED_ALPHABETS)
     if not PSEUDO_CHARS.match(pseudo):
         raise AccountError(
             "Un pseudonyme de compte commence par une lettre ou un chiffre, puis lettres, "

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import unicodedata
 
-from choux.engine.visible import shows_something
+from choux.engine.visible import mixes_alphabets, shows_something
 
 MAX_NAME = 24
 BOT_NAMES = ("Gaston", "Odette", "Marcel", "Simone", "Lucien", "Yvonne", "Fernand", "Paulette")
+
+
+MIXED_ALPHABETS = (
+    "Ce pseudonyme mélange des alphabets (latin, cyrillique, grec) : il se ferait passer "
+    "pour un autre. Choisissez-en un seul."
+)
 
 
 class BadName(ValueError):
@@ -27,6 +33,8 @@ def clean_name(raw: object) -> str:
         raise BadName("Ce pseudonyme contient des caractères invisibles.")
     if "{" in name or "}" in name:  # would read as a name placeholder in the table log
         raise BadName("Les accolades { } ne sont pas permises dans un pseudonyme.")
+    if mixes_alphabets(name):
+        raise BadName(MIXED_ALPHABETS)
     return name
 
 
