@@ -346,3 +346,31 @@ async def test_hostile_text_in_an_action_is_stored_as_it_came(db_url: str, cours
         await service.stop()
     finally:
         await store.close()
+
+
+async def test_a_move_s_wording_is_the_engine_s_not_the_client_s(sqlite_url: str) -> None:
+    """A Chouineurs card's end in words (`shows`) is never compared: a client's own text
+    there was stored and then read in every replay's list of moves. The stored move carries
+    the engine's wording."""
+    store = Store(sqlite_url)
+    await store.open()
+    try:
+        service = TableService(settings(sqlite_url), store)
+        specs = [SeatSpec("human")] * 3
+        table, _ = await service.create("chouineurs", 3, {}, specs, creator="Alice")
+        for seat, name in ((1, "Bob"), (2, "Chloé")):
+            await service.join(table, seat, name)
+        state = table.state
+        for seat in range(3):
+            await service.act(table, seat, state.legal_actions(seat)[0].to_json())
+        seat = table.state.actors()[0]  # the first lead
+        legal = table.state.legal_actions(seat)[0]
+        forged = {**legal.to_json(), "shows": "AS de pique (allez voir evil.example)"}
+        await service.act(table, seat, forged)
+        row = await store.load_table(table.code)
+        assert row is not None
+        stored = row.actions[-1][1]
+        assert stored == legal.to_json() and "evil" not in str(stored)
+        await service.stop()
+    finally:
+        await store.close()

@@ -8,9 +8,10 @@ player gets a French refusal; the store's writer keeps running for the next move
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
-from choux.engine.base import Action, Seat
+from choux.engine.base import Action, Seat, State
 from choux.engine.fairness import commitment
 from choux.engine.french import sentence
 from choux.engine.record import Record
@@ -18,6 +19,28 @@ from choux.play.base import ServiceBase
 from choux.play.errors import NOT_STORED, SEAT_LOST, TableError
 from choux.play.store import StoreUnavailable, VersionConflict
 from choux.play.tables import LiveTable
+
+#: per action class, its wording fields: not compared (a Chouineurs card's end in words),
+#: the engine's to fill, never the client's
+_WORDING: dict[type, tuple[dataclasses.Field[object], ...]] = {}
+
+
+def stored_form(state: State, seat: Seat | None, action: Action) -> Action:
+    """The action as it is stored and replayed: the legal action equal to it, whose wording
+    the engine wrote. A client's own wording (« AS de pique, allez voir evil.example »)
+    would otherwise reach the record and every replay's list of moves."""
+    cls = type(action)
+    wording = _WORDING.get(cls)
+    if wording is None:
+        fields = dataclasses.fields(action)
+        wording = _WORDING[cls] = tuple(f for f in fields if not f.compare)
+    if not wording:
+        return action
+    if seat is not None:
+        for legal in state.legal_actions(seat):
+            if legal == action:
+                return legal
+    return dataclasses.replace(action, **{f.name: f.default for f in wording})
 
 
 class WritePath(ServiceBase):
@@ -92,7 +115,7 @@ class WritePath(ServiceBase):
         new = table.state.clone()
         events = new.apply(seat, action)
         seq = table.version + 1
-        data = action.to_json()
+        data = stored_form(table.state, seat, action).to_json()
         record = None
         if new.is_over():
             rec = Record(

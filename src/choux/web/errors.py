@@ -98,10 +98,19 @@ def install(app: FastAPI) -> None:
         )
         return Response(status_code=400)
 
+    async def store_away(request: Request, error: Exception) -> Response:
+        log.warning("%s %s: database unavailable: %s", request.method, request.url.path, error)
+        return error_response(request, MESSAGES[503], 503)
+
+    # each by its own class: handled beside the routes, the answer ends the request. Left to
+    # the catch-all `Exception` handler, Starlette's outermost middleware answered, then
+    # raised again: a traceback in the log and the browser's connection cut after the 503.
+    for away in (DBAPIError, StoreUnavailable, OSError):
+        app.add_exception_handler(away, store_away)
+
     @app.exception_handler(Exception)
     async def server_error(request: Request, error: Exception) -> Response:
-        if isinstance(error, DBAPIError | StoreUnavailable | OSError):  # the store is away
-            log.warning("%s %s: database unavailable: %s", request.method, request.url.path, error)
-            return error_response(request, MESSAGES[503], 503)
+        if isinstance(error, DBAPIError | StoreUnavailable | OSError):  # raised in a middleware
+            return await store_away(request, error)
         log.error("%s %s failed", request.method, request.url.path, exc_info=error)
         return error_response(request, MESSAGES[500], 500)
