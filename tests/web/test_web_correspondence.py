@@ -181,3 +181,21 @@ def test_a_correspondence_table_against_a_bot_keeps_its_rule_and_deadlines(
             table = service.tables[code]
             wait_for(lambda t=table: t.move_at is not None)  # Alice's turn has its deadline
             assert alice.portal.call(service.rule_for, table) is not None
+
+
+def test_the_rematch_of_a_game_over_days_is_over_days_too(sqlite_url: str) -> None:
+    from webhelpers import csrf_of as csrf
+
+    with client(sqlite_url, correspondence_scale=1 / HOUR) as alice:
+        code = create_days_table(alice, "chouine", "abandon")
+        join(other(alice), code, "Bob")
+        service = alice.app.state.service
+        wait_for(lambda: stored(alice, code).status == "over", timeout=10)
+        response = alice.post(
+            f"/t/{code}/rejouer", data={"csrf": csrf(alice.get("/").text)}, follow_redirects=False
+        )
+        assert response.status_code == 303
+        new = service.tables[response.headers["location"].rsplit("/", 1)[1]]
+        rule = alice.portal.call(service.rule_for, new)
+        assert rule is not None and (rule.move_seconds, rule.on_timeout) == (HOUR, "abandon")
+        assert any("Partie par correspondance" in str(text) for _, text in new.log)

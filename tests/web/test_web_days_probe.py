@@ -113,22 +113,46 @@ def test_the_player_who_keeps_the_turn_is_not_told_it_is_their_turn(sqlite_url: 
         assert kept > 0  # the deal gave at least one trick to its leader's opponent
 
 
+def parlote_by_days(host: TestClient) -> tuple[str, dict[int, TestClient]]:
+    """A Parlote of four people at an hour a move, made by Ana; its code and the four."""
+    page = host.get("/nouvelle?jeu=parlote")
+    data = {"csrf": csrf_of(page.text), "jeu": "parlote", "joueurs": "4", "pendule": "0"}
+    data.update({f"place_{n}": "human" for n in range(4)})
+    data.update(pseudo="Ana", correspondance=str(3600), echeance="bot")
+    created = host.post("/tables", data=data, follow_redirects=False)
+    code = created.headers["location"].rsplit("/", 1)[1]
+    players = {0: host}
+    for n in range(1, 4):
+        players[n] = other(host)
+        join(players[n], code, f"Joueur{n}")
+    return code, players
+
+
+def test_a_decision_of_all_at_once_keeps_one_deadline_and_no_game_clock(
+    sqlite_url: str,
+) -> None:
+    """At a table of an hour a move, the Parlote's own clock (seconds to claim « Moi ! »)
+    is not armed while people are awaited, and one person answering does not give the
+    others a new hour: the decision's deadline stays where it was."""
+    with client(sqlite_url) as host:
+        code, players = parlote_by_days(host)
+        table = host.app.state.service.tables[code]
+        wait_for(lambda: table.move_at is not None)
+        assert len(table.state.actors()) > 1 and table.deadline_at is None
+        due = table.move_at
+        host.portal.call(asyncio.sleep, 1.1)  # a fresh deadline would be a second later
+        play_once(players, code, table, min(table.state.actors()))
+        wait_for(lambda: table.move_at is not None)
+        assert table.move_at == due and table.deadline_at is None
+
+
 def test_everyone_asked_at_once_is_told_once(sqlite_url: str) -> None:
     """The Parlote's first decision is everyone's at once: each person is told when the
     table starts waiting for them, not again each time another person has answered."""
     with client(sqlite_url) as host:
         service = host.app.state.service
         told = turns_told(service)
-        page = host.get("/nouvelle?jeu=parlote")
-        data = {"csrf": csrf_of(page.text), "jeu": "parlote", "joueurs": "4", "pendule": "0"}
-        data.update({f"place_{n}": "human" for n in range(4)})
-        data.update(pseudo="Ana", correspondance=str(3600), echeance="bot")
-        created = host.post("/tables", data=data, follow_redirects=False)
-        code = created.headers["location"].rsplit("/", 1)[1]
-        players = {0: host}
-        for n in range(1, 4):
-            players[n] = other(host)
-            join(players[n], code, f"Joueur{n}")
+        code, players = parlote_by_days(host)
         table = service.tables[code]
         wait_for(lambda: table.move_at is not None)
         first = sorted(table.state.actors())

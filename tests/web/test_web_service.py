@@ -374,3 +374,36 @@ async def test_a_move_s_wording_is_the_engine_s_not_the_client_s(sqlite_url: str
         await service.stop()
     finally:
         await store.close()
+
+
+def test_a_rematch_lets_an_account_in_from_any_of_its_devices(sqlite_url: str, course: str) -> None:
+    """Bob plays logged in on his phone; the rematch opens for him on his laptop too (it
+    answered « table privée »), and as himself (the claim was refused: « Bob » is an
+    account's pseudonym, log in to play under it, though he was logged in)."""
+    from test_web_accounts import login, signup
+    from webhelpers import csrf_of
+
+    with client(sqlite_url) as c:
+        assert signup(c, "Alice").status_code == 303
+        code = create_table(c, course, ["human", "human"], "Alice")
+        phone = other(c)
+        assert signup(phone, "Bob").status_code == 303
+        join(phone, code, "Bob")
+        service = c.app.state.service
+        table = service.tables[code]
+        for step in range(3):
+            for seat in (0, 1):
+                if table.status == "live":
+                    add = {"type": "add", "n": 2}
+                    c.portal.call(service.act, table, seat, add, f"m{step}{seat}")
+        assert table.status == "over"
+        response = c.post(
+            f"/t/{code}/rejouer", data={"csrf": csrf_of(c.get("/").text)}, follow_redirects=False
+        )
+        new_code = response.headers["location"].rsplit("/", 1)[1]
+        laptop = other(c)
+        assert login(laptop, "Bob").status_code == 303
+        assert laptop.get(f"/t/{new_code}").status_code == 200
+        state = laptop.get(f"/t/{new_code}/etat.json").json()
+        assert state["seat"] == 1 and state["status"] == "live"
+        assert phone.get(f"/t/{new_code}/etat.json").json()["seat"] == 1

@@ -85,7 +85,7 @@ class Correspondence(Presence, Scheduler):
         #: turn notifications (web push, e-mail) hook in here
         self.turn_hooks: list[TurnHook] = []
         #: the version each table id was last seen at here and the seats it waited for
-        self._waited: dict[int, tuple[int, frozenset[int]]] = {}
+        self._waited: dict[int, tuple[int, frozenset[int], datetime | None]] = {}
         #: deadlines fired by this process: (due, fired) wall-clock times (benchmarks)
         self.fired_log: list[tuple[float, float]] = []
         self._days_tasks: weakref.WeakSet[asyncio.Task[None]] = weakref.WeakSet()
@@ -157,9 +157,23 @@ class Correspondence(Presence, Scheduler):
             return
         waited = [s for s in table.state.actors() if table.seats[s].kind == "human"]
         due = None
+        before = self._waited.get(table.row.id)
         if table.status == "live" and waited:
+            # the day replaces the game's own clock while people are awaited (the Parlote's
+            # « Moi ! » and its time per card ran out in seconds at a table of a move a day)
+            self._cancel(table, "deadline")
+            table.deadline_at = None
             seconds = rule.move_seconds * self.settings.correspondence_scale
             due = datetime.now(UTC) + timedelta(seconds=seconds)
+            if (
+                before is not None
+                and before[0] == version - 1
+                and before[1].issuperset(waited)
+                and before[2] is not None
+            ):
+                # the same decision still awaited from the others (secret choices, claims):
+                # one answering does not give the rest a new day
+                due = before[2]
         try:
             stored = await cs.set_due(self.store, table.row.id, version, due)
         except Exception as error:  # the store away: try again while the table waits
@@ -176,8 +190,7 @@ class Correspondence(Presence, Scheduler):
         # « À vous de jouer » goes to those the table starts waiting for: not to the person
         # whose move made this version (a trick's winner leads the next one), nor to those
         # it already waited for at the version before (everyone's claim in the Parlote)
-        before = self._waited.get(table.row.id)
-        self._waited[table.row.id] = (version, frozenset(waited))
+        self._waited[table.row.id] = (version, frozenset(waited), due)
         already = before[1] if before is not None and before[0] == version - 1 else frozenset()
         mover = table.actions[version - 1][0] if 0 < version <= len(table.actions) else None
         told = [s for s in waited if s != mover and s not in already]

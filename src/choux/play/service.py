@@ -408,6 +408,9 @@ class TableService(
                 prev_code=table.code,
                 private=True,
             )
+            rule = await self.rule_for(table)
+            if rule is not None:  # a game over days asks for its rematch over days too
+                await self.make_correspondence(new, rule)
             await self.store.set_next(table.row.id, new.code)
             table.row.next_code = new.code
             table.meta += 1

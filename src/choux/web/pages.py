@@ -245,19 +245,15 @@ async def table_page(request: Request, code: str) -> Response:
     seat = await seating.arrive(request, table, my_seat(request, table))
     session = session_of(request)
     if seat is None and table.row.prev_code and table.status == "open":
-        # a rematch: whoever sat at the previous table gets the same seat back
-        try:
-            previous: LiveTable | None = await service.get(table.row.prev_code)
-        except TableError:
-            previous = None
-        entry = session.seat_at(table.row.prev_code)
-        if previous is not None and entry is not None:
-            old = previous.seat_for_token(*entry)
-            if old is not None and old in table.open_seats():
-                name = previous.seats[old].name or session.name
-                token = await service.claim(table, old, name)
-                session.remember(table.code, old, token, name)
-                seat = old
+        # a rematch: whoever sat at the previous table gets the same seat back, on any device
+        # of their account
+        old = await seating.former_seat(request, table)
+        if old is not None and old in table.open_seats():
+            previous = await service.get(table.row.prev_code)
+            name = previous.seats[old].name or session.name
+            token = await service.claim(table, old, name, session.player)
+            session.remember(table.code, old, token, name)
+            seat = old
     initial = table.message(Subscriber(seat), full=True)
     host = seat is not None and table.seats[seat].host
     return render(

@@ -64,17 +64,28 @@ async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool
         return True
     if table.code in session.invited:
         return True
-    previous = table.row.prev_code
-    old = session.seat_at(previous) if previous else None
-    if previous and old is not None:
-        try:
-            before = await service_of(request).get(previous)
-        except TableError:
-            return False
-        if before.seat_for_token(*old) is not None:
-            session.remember_invite(table.code)
-            return True
+    if await former_seat(request, table) is not None:
+        session.remember_invite(table.code)
+        return True
     return False
+
+
+async def former_seat(request: Request, table: LiveTable) -> int | None:
+    """The visitor's seat at the table this one is a rematch of: by the seat token of this
+    browser, or by identity (an account's other device, a seat a bot took over since)."""
+    previous = table.row.prev_code
+    if not previous:
+        return None
+    session = session_of(request)
+    entry = session.seat_at(previous)
+    if entry is None and not session.player:
+        return None
+    try:
+        before = await service_of(request).get(previous)
+    except TableError:
+        return None
+    seat = None if entry is None else before.seat_for_token(*entry)
+    return seat if seat is not None else own_seat(before, session.player)
 
 
 async def check_replay(request: Request, record_id: int) -> None:
