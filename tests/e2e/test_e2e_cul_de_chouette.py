@@ -270,6 +270,7 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         notice = page.locator("#notice").bounding_box()
         dock = page.locator("#actions").bounding_box()
         assert notice and dock and notice["y"] + notice["height"] <= dock["y"] <= DESKTOP["height"]
+        assert notice["height"] < 120, notice  # a toast, not a panel pinned at both ends
         shoot_sizes(page, "cdc-dialog-grelottine-refused")
         assert view(page)["step"] == "grelottine"  # nothing changed
         page.fill("[data-dialog=grelottine] input[name=stake]", "29")

@@ -354,6 +354,7 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         box = page.locator("#notice").bounding_box()
         size = page.viewport_size
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+        assert box["height"] < 120, box  # a toast, not a panel pinned at both ends
         assert page.locator("textarea[name=argument]").input_value() == "Bla bla. " * 40
         shoot(page, "parlote-argument-refused-phone")
         page.set_viewport_size(DESKTOP)
