@@ -127,3 +127,15 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_until_the_first_dies
         first.wait(timeout=10)
     with open(f"{path}-lock", "ab") as lock:  # the killed server's lock went with it
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_e_mails_without_the_site_s_address_stop_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their link to the table would be a bare « /t/abcd »: one line says what to set."""
+    monkeypatch.setenv("CHOUX_SMTP_URL", "smtp://127.0.0.1:1")
+    monkeypatch.delenv("CHOUX_PUBLIC_URL", raising=False)
+    result = serve(tmp_path / "choux.sqlite3")
+    assert result.returncode != 0 and "servi" not in result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "CHOUX_PUBLIC_URL" in lines[0], result.stderr

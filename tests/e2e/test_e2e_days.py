@@ -136,6 +136,11 @@ def test_an_abandoned_correspondence_game_says_so_and_offers_no_turn_alerts(
     status = bob.page.inner_text("#status-line")
     assert "abandonnée" in status and "terminée" not in status, status
     assert "abandonnée, non classée" in bob.page.inner_text("#log")
+    # the end panel all the same: no ranking, but the way to play again (it stayed hidden)
+    assert bob.page.locator("#result").is_visible()
+    assert bob.page.inner_text("#result-title") == "Partie abandonnée"
+    assert bob.page.locator("#rematch-form button").is_visible()
+    assert not bob.page.locator("#result-list").is_visible()
     bob.page.wait_for_timeout(300)  # the e-mail form comes after a request
     assert not bob.page.locator("#push-switch").is_visible()
     assert not bob.page.locator("#email-form").is_visible()

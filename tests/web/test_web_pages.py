@@ -100,6 +100,8 @@ def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) ->
         ("{p0}", "accolades"),
         ("\u0410lice", "alphabets"),  # a Cyrillic « А »: « Alice » to the eye
         ("Bοb", "alphabets"),  # a Greek omicron
+        ("Robot gourmand", "réservés aux robots"),  # a person passing for a bot
+        ("bot: expert", "réservés aux robots"),
     ],
 )
 def test_bad_pseudonyms_are_refused_in_french(

@@ -35,6 +35,8 @@ def clean_name(raw: object) -> str:
         raise BadName("Les accolades { } ne sont pas permises dans un pseudonyme.")
     if mixes_alphabets(name):
         raise BadName(MIXED_ALPHABETS)
+    if name.casefold().split()[0].rstrip(".:-_") in ("robot", "bot"):  # « Robot gourmand »
+        raise BadName("Les noms de robot sont réservés aux robots : choisissez-en un autre.")
     return name
 
 

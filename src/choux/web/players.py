@@ -43,8 +43,14 @@ def result_label(table: MyTable) -> str:
 
 def time_left(seconds: float) -> str:
     """A correspondence move's time left, as the table page counts it: « 2 j 5 h »,
-    « 11 h 59 min », « 25 min »."""
-    minutes = max(0, int(seconds) // 60)
+    « 11 h 59 min », « 25 min ».
+
+    >>> time_left(2 * 86400 + 5 * 3600), time_left(1500), time_left(59), time_left(-3)
+    ('2 j 5 h', '25 min', "moins d'une minute", "moins d'une minute")
+    """
+    if seconds < 60:  # « 0 min » read as « time is up » (it is about to be, or being played)
+        return "moins d'une minute"
+    minutes = int(seconds) // 60
     days, hours = minutes // 1440, minutes % 1440 // 60
     if days:
         return f"{days} j {hours} h"

@@ -11,7 +11,7 @@ from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
 from choux.web.gc_tuning import tune_gc
 from choux.web.ratelimits import BadLimit
-from choux.web.startup import check_database, hold_database
+from choux.web.startup import check_database, check_mail, hold_database
 
 
 def address_to_open(host: str, port: int) -> str:
@@ -40,7 +40,11 @@ def banner(host: str, port: int, database: str) -> str:
 
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url or default_database_url())
-    problem = check_database(settings.database_url) or hold_database(settings.database_url)
+    problem = (
+        check_mail(settings.smtp_url, settings.public_url)
+        or check_database(settings.database_url)
+        or hold_database(settings.database_url)
+    )
     if problem is not None:  # one clear line, before anything says « servi »
         print(problem, file=sys.stderr, flush=True)
         raise SystemExit(1)

@@ -37,6 +37,23 @@ def check_database(url: str) -> str | None:
     return None
 
 
+def check_mail(smtp_url: str, public_url: str) -> str | None:
+    """None unless e-mails would go out without the site's address: their link to the
+    table would be a bare « /t/abcd » that no mail reader can open.
+
+    >>> check_mail("", ""), check_mail("smtp://mail", "https://choux.example")
+    (None, None)
+    >>> check_mail("smtp://mail", "")[:30]
+    'CHOUX_SMTP_URL est réglé sans '
+    """
+    if smtp_url and not public_url.startswith(("http://", "https://")):
+        return (
+            "CHOUX_SMTP_URL est réglé sans CHOUX_PUBLIC_URL (l'adresse du site, "
+            "https://…) : les e-mails « À vous de jouer » n'auraient pas de lien utilisable."
+        )
+    return None
+
+
 #: the lock files this process holds for as long as it runs (see `hold_database`)
 _held: list[IO[bytes]] = []
 

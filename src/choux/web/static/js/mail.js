@@ -29,7 +29,7 @@ export async function mailForm(box, notify) {
       body: JSON.stringify({ address: input.value }),
     });
     const answer = await response.json().catch(() => ({}));
-    notify(answer.message || "Adresse non enregistrée.");
+    notify(answer.message || "Adresse non enregistrée.", response.ok ? "info" : "error");
   });
   box.append(form);
   return form;

@@ -67,7 +67,7 @@ export function pushSwitch(box, notify) {
       const on = button.getAttribute("aria-pressed") !== "true";
       const answer = on ? await enable() : await disable();
       show(on);
-      if (answer && answer.message) notify(answer.message);
+      if (answer && answer.message) notify(answer.message, "info");
     } catch (error) {
       notify(error.message || "Notifications indisponibles.");
     } finally {

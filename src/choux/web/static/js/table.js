@@ -56,10 +56,14 @@ chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)
 
 // A refused move or a short news: a toast pinned to the screen (the page may be scrolled far
 // from the board), read out by its role="alert", gone after a few seconds or at a tap.
-function showNotice(text) {
+/** A refusal (red), or with kind « info » a confirmation (green: « Vos tours seront
+ * annoncés à … » read as an error in red). */
+function showNotice(text, kind = "error") {
   clearTimeout(showNotice.fade);
   clearTimeout(showNotice.timer);
   notice.textContent = french(text);
+  notice.classList.toggle("info", kind === "info");
+  notice.setAttribute("role", kind === "info" ? "status" : "alert");
   notice.classList.remove("fading");
   notice.hidden = !text;
   if (!text) return;
@@ -134,8 +138,18 @@ const baseTitle = document.title;
 function drawResult() {
   const box = document.getElementById("result");
   const result = current.result;
-  const appearing = box.hidden && !!result;
-  box.hidden = !result;
+  const abandoned = current.status === "over" && !result;  // a game over days, out of time
+  const appearing = box.hidden && (!!result || abandoned);
+  box.hidden = !result && !abandoned;
+  box.classList.toggle("abandoned", abandoned);
+  if (abandoned) {  // no winner, no ranking: the way out (rematch, lobby) all the same
+    document.getElementById("result-title").textContent = "Partie abandonnée";
+    document.getElementById("result-place").textContent = french("Le temps d'un coup s'est écoulé : la partie s'arrête là, sans classement.");
+    document.getElementById("result-reason").textContent = "";
+    clear(document.getElementById("result-list"));
+    if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
+    return;
+  }
   if (!result) return;
   if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
   const arbiter = current.view.arbiter;
