@@ -120,6 +120,28 @@ def test_logging_in_on_a_second_browser_shows_the_same_games(tmp_path: Path) -> 
         assert not errors, errors
 
 
+def test_a_phone_logged_out_from_the_laptop_says_so_at_its_table(tmp_path: Path) -> None:
+    """« Déconnecter tous mes appareils » on the laptop closes the phone's table socket: the
+    phone says why and how to get the seat back (its hand vanished into a spectator's view
+    without a word)."""
+    with live_server(tmp_path) as server, chromium() as browser:
+        laptop, errors = watched_page(browser, DESKTOP)
+        sign_up(laptop, server.url, "Germaine")
+        phone, _ = watched_page(browser, PHONE, errors)
+        log_in(phone, server.url, "Germaine")
+        invite = tables.create_table(phone, server.url, "chouine", "Germaine", 2, {1: "human"})
+        phone.wait_for_selector("#status-line")
+        laptop.goto(f"{server.url}/compte")
+        laptop.click("form[action='/deconnexion-partout'] button")
+        laptop.wait_for_url("**/connexion?deconnecte=partout")
+        banner = phone.locator("#banner")
+        banner.wait_for(state="visible")
+        assert "déconnecté" in banner.inner_text()
+        assert banner.locator("a[href='/connexion']").is_visible()
+        assert code_of(invite)
+        assert not errors, errors
+
+
 # a 1 s grace period: under a loaded CI machine the woken phone's socket can take longer
 @pytest.mark.flaky(reruns=2, reruns_delay=1)
 def test_a_seat_taken_by_a_bot_comes_back_when_its_person_returns(tmp_path: Path) -> None:

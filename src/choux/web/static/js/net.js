@@ -62,6 +62,11 @@ export class TableSocket {
         this.showBanner(true, "Cette table est privée : ouvrez-la par son lien d'invitation.");
         return;
       }
+      if (event.code === 4401) {  // the account's session ended elsewhere: no seat until logged in again
+        this.showBanner(true, "Vous avez été déconnecté·e de votre compte (déconnexion ou mot de passe changé sur un autre appareil) : ",
+          { href: "/connexion", text: "reconnectez-vous pour reprendre votre place" });
+        return;
+      }
       if (event.code === 4429) {  // too many sockets from this address: try again later
         this.delay = 5000;
         this.scheduleReconnect();
@@ -108,10 +113,17 @@ export class TableSocket {
     return true;
   }
 
-  showBanner(show, text = BANNER_TEXT) {
+  /** The connection's banner; `link` ({ href, text }): the way out, after the text. */
+  showBanner(show, text = BANNER_TEXT, link = null) {
     if (!this.banner) return;
     this.banner.hidden = !show;
     this.banner.textContent = show ? text : "";
+    if (show && link) {
+      const a = document.createElement("a");
+      a.href = link.href;
+      a.textContent = link.text;
+      this.banner.append(a, ".");
+    }
     document.body.classList.toggle("offline", show);
   }
 }
