@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -220,15 +221,37 @@ _SIMPLE_CHECKS: dict[Any, Callable[[object], tuple[bool, object]]] = {
 # --------------------------------------------------------------------------- events & outcome
 
 
+#: « de » and « que » before a placeholder (they drop their vowel before a vowel), or a
+#: placeholder alone; the same as the pages' `withNames` (widgets.js)
+_PLACEHOLDER = re.compile(r"(^|[^\w])(de|De|que|Que) \{p(\d+)\}|\{p(\d+)\}")
+_VOWEL_START = re.compile(r"[aeiouyàâäéèêëîïôöùûüÿæœ]", re.IGNORECASE)
+_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
+
+
 def fill_names(text: str, names: Sequence[str]) -> str:
-    """Replace the ``{p0}``, ``{p1}``… placeholders of a French text by the players' names.
+    """Replace the ``{p0}``, ``{p1}``… placeholders of a French text by the players' names,
+    « de » and « que » elided before a vowel (not before an h: most names keep it aspirate).
 
     >>> fill_names("{p1} crie : {p0} fait une bévue !", ["Ana", "Bob"])
     'Bob crie : Ana fait une bévue !'
+    >>> fill_names("Carte de {p0}, plus forte que {p1} et que {p2}", ["Élise", "Yvon", "Hugo"])
+    "Carte d'Élise, plus forte qu'Yvon et que Hugo"
     """
-    for seat, name in enumerate(names):
-        text = text.replace(f"{{p{seat}}}", name)
-    return text
+    if "{p" not in text:
+        return text
+
+    def name_of(seat: str) -> str:
+        index = int(seat)
+        return names[index] if index < len(names) else f"{{p{seat}}}"
+
+    def one(match: re.Match[str]) -> str:
+        before, word, elided_seat, seat = match.groups()
+        if word is None:
+            return name_of(seat)
+        name = name_of(elided_seat)
+        return before + (_ELIDED[word] if _VOWEL_START.match(name) else f"{word} ") + name
+
+    return _PLACEHOLDER.sub(one, text)
 
 
 @dataclass(frozen=True, slots=True)

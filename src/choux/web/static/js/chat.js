@@ -3,6 +3,7 @@
 // Hiding someone is this viewer's choice, kept in this browser (localStorage); the host's
 // « retirer la parole » is kept by the server and refuses that person's messages.
 import { clear, h } from "./dom.js";
+import { ofName } from "./widgets.js";
 
 export const QUICK_REACTIONS = ["Bien joué !", "Oups", "Merci"];
 const MAX_CHARS = 280;
@@ -118,7 +119,7 @@ export class TableChat {
       if (!mine) {
         tools.push(h("button", {
           type: "button", class: "chat-tool chat-hide", text: "Masquer",
-          title: `Ne plus voir les messages de ${line.name}`, onclick: () => this.toggleHidden(line.who),
+          title: `Ne plus voir les messages ${ofName(line.name)}`, onclick: () => this.toggleHidden(line.who),
         }));
         if (this.host) {
           const silenced = this.serverMuted.has(line.who);

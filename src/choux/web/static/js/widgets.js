@@ -48,6 +48,11 @@ export function withNames(text, names) {
     });
 }
 
+/** « de Bob », « d'Alice »: the preposition before a name, elided before a vowel. */
+export function ofName(name) {
+  return VOWEL_START.test(name) ? `d'${name}` : `de ${name}`;
+}
+
 /** A counted word in French: 0 and 1 take the singular (« 0 point », « 1 pli », « 2 cartes »). */
 export function counted(n, word) {
   return `${n} ${word}${Math.abs(Number(n)) >= 2 ? "s" : ""}`;

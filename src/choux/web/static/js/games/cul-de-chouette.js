@@ -2,7 +2,7 @@
 // View keys: see src/choux/games/cul_de_chouette/state.py. User text only via textContent.
 import { french, h } from "../dom.js";
 import { SharedSeats } from "./cdc/shared.js";
-import { NewsFeed, byType, clockFor, counted, gameConstants, pointsText, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
+import { NewsFeed, byType, clockFor, counted, gameConstants, ofName, pointsText, resetCountdowns, pressButton, useStylesheet, withNames } from "../widgets.js";
 
 useStylesheet("/static/css/games/cul-de-chouette.css");
 
@@ -231,7 +231,7 @@ function sheet(view, s, ctx, bevueBy) {
   const bevue = view.over || ctx.replay ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
-    title: canBevue ? `Signaler une bévue de ${names[s.seat]} (−10)` : "Une bévue par joueur signalé et par tour, jamais sur soi-même.",
+    title: canBevue ? `Signaler une bévue ${ofName(names[s.seat])} (−10)` : "Une bévue par joueur signalé et par tour, jamais sur soi-même.",
     dataset: { target: s.seat },
   }, () => canBevue && seatCtx(ctx, declarer).act({ type: "bevue", target: s.seat }), "−10 Bévue");
   const own = shared.active && controlled(ctx).includes(s.seat) && ctx.message.status === "live"
@@ -397,7 +397,7 @@ function shoutBar(view, groups, ctx, compact = false) {
       toggle.querySelector(".toggle-label").textContent = open ? "Replier les cris" : "Les cris";
     }, h("span", { class: "toggle-label", text: folded ? "Les cris" : "Replier les cris" }), h("span", { class: "toggle-note", text: " · hors course : Bévue" }));
   }
-  const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris de ${who}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, heardLine(view, ctx), cries, calls);
+  const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris ${ofName(who)}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, heardLine(view, ctx), cries, calls);
   const idleTitle = "Aucune course ouverte : crier maintenant est une Bévue (−10)";
   for (const { cry, short } of CRIES) {
     const counted = done === cry;

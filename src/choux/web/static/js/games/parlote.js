@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, clockFor, gameConstants, resetCountdowns, keepOpen, pointsText, pressButton, useStylesheet } from "../widgets.js";
+import { byType, clockFor, gameConstants, keepOpen, ofName, pointsText, resetCountdowns, pressButton, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -215,10 +215,10 @@ function windowBanner(view, ctx) {
     contest: `${author} a argumenté : les adversaires peuvent contester.`,
     vote: view.mode === "arbitre"
       ? `Le piocheur ${author} ne juge pas son propre argument : les trois autres votent, en secret.`
-      : `Argument de ${author} contesté : les trois autres votent, en secret.`,
+      : `Argument ${ofName(author)} contesté : les trois autres votent, en secret.`,
     judge: w.eligible.length && w.eligible[0] === ctx.seat
-      ? `À vous d'arbitrer : l'argument de ${author} compte-t-il ?`
-      : `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument de ${author} compte-t-il ?`,
+      ? `À vous d'arbitrer : l'argument ${ofName(author)} compte-t-il ?`
+      : `${w.eligible.length ? names[w.eligible[0]] : "L'arbitre"} arbitre : l'argument ${ofName(author)} compte-t-il ?`,
   }[w.kind];
   const left = view.mode === "jury" ? h("p", { class: "contests-left", text: `Contestations restantes : ${teamName(view, 0, names)} ${view.contests_left[0]}, ${teamName(view, 1, names)} ${view.contests_left[1]}` }) : null;
   const key = `${view.deal_number}:${view.trick ? view.trick.number : 0}:${w.author}:${w.kind}`;
