@@ -50,6 +50,22 @@ def test_simple_check_flags_empty_and_off_topic_arguments() -> None:
         assert not on_topic(filler, scenario)
 
 
+def test_the_simple_check_is_generous_with_people_s_sentences() -> None:
+    """People write as people do: plurals, other words for the stakes, the scenario's world
+    (an audit's friends saw bots contest and vote down all of these); a name said over and
+    over is still no argument."""
+    by_title = {s.title: s for s in scenarios_index().values()}
+    monday, shortcut = by_title["La réunion du lundi"], by_title["Le raccourci"]
+    for text in (
+        "Franchement, personne n'aime ces réunions, donc on arrête !",
+        "Si on garde ce rendez-vous hebdomadaire, c'est la faillite assurée.",
+    ):
+        assert on_topic(text, monday), text
+    assert on_topic("Le loup ? Il n'existe pas, personne ne l'a jamais prouvé.", shortcut)
+    assert not on_topic("Clara, Clara, Clara, Clara !", monday)
+    assert not on_topic("Maman, maman, maman, maman.", shortcut)
+
+
 def test_bots_vote_counts_unless_empty_or_off_topic() -> None:
     for text, expected in (("on topic", True), (OFF_TOPIC[0], False)):
         state = arrange(
@@ -215,3 +231,32 @@ def test_every_deal_distributes_156_points_and_scores_follow_the_contract(
             assert all(s % 2 == 0 for s in result["scores"])
     assert totals == state.scores
     assert max(state.scores) > 600
+
+
+def test_the_easiest_bot_bids_only_the_smallest_amount() -> None:
+    """Bidding at random up to the capot, it made none of 22 contracts in an audit and gave
+    its partner's opponents 820 points in one deal; now it bids low or passes."""
+    bids = 0
+    for seed in range(12):
+        state = GAME.new(4, seed)
+        bots = [RandomParloteBot(random.Random(seed * 4 + s)) for s in range(4)]
+        for _ in range(400):
+            if state.is_over() or getattr(state, "phase", None) == "play":
+                break
+            moved = False
+            for seat in state.actors():
+                move = bots[seat].choose(state, seat)
+                if move is None:
+                    continue
+                if isinstance(move.action, Bid):
+                    legal = [a.amount for a in state.legal_actions(seat) if isinstance(a, Bid)]
+                    assert move.action.amount == min(legal), (move.action, legal)
+                    bids += 1
+                state.apply(seat, move.action)
+                moved = True
+                break
+            if not moved:
+                deadline = state.deadline()
+                assert deadline is not None
+                state.apply(deadline.seat, deadline.action)
+    assert bids > 5
