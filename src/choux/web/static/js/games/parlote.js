@@ -182,7 +182,8 @@ function playRow(view, p, ctx, winner) {
   return h("li", { class: `play status-${p.status}${winner === p.seat ? " won" : ""}`, dataset: { seat: p.seat } },
     h("div", { class: "play-head" }, h("span", { class: "play-who", text: ctx.names[p.seat] }), cardLine(view, p.card)),
     p.argument ? h("blockquote", { class: "argument", text: p.argument }) : h("p", { class: "no-argument", text: "sans argument" }),
-    h("p", { class: "status-label" }, h("span", { text: p.status_label }),
+    // a card without an argument has no status to add: « sans argument » was said twice
+    !p.argument && p.status === "none" ? null : h("p", { class: "status-label" }, h("span", { text: p.status_label }),
       p.contester !== null && p.contester !== undefined ? ` · contesté par ${ctx.names[p.contester]}` : "",
       p.judge !== null && p.judge !== undefined ? ` · jugé par ${ctx.names[p.judge]}` : "",
       votes.length ? ` · ${votes.join(", ")}` : "", ballotText(p)));
