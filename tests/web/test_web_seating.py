@@ -197,6 +197,10 @@ def test_the_lobby_shows_the_public_tables_of_followed_players(sqlite_url: str) 
         post_form(bob, "/joueur/Alice/suivre", "/joueur/Alice", suivre="non")
         assert "Les tables de vos amis" not in bob.get("/").text
         assert bob.get("/joueur/Personne").status_code == 404
+        # nobody follows themself (an audit saw the row stored)
+        post_form(c, "/joueur/Alice/suivre", "/joueur/Alice")
+        sections = c.get("/mes-parties").text.split('id="followed"')[1:]
+        assert not any('href="/joueur/Alice"' in part.split("</section>")[0] for part in sections)
 
 
 def test_a_private_game_replays_only_for_its_people_and_stays_off_the_lobby(
