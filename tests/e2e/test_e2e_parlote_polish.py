@@ -135,7 +135,10 @@ def test_parlote_bidding_shows_the_hand_one_clock_and_the_right_words(tmp_path: 
             state.apply(1, Bid(80, TRUMPS))
             put_state(server, table, state)
             page.wait_for_selector(".parlote-dock [data-action=coincher]")
-            assert page.locator("#status-line").inner_text().strip() == "Vous pouvez coincher !"
+            # whose bid it is, then what Gisèle may do meanwhile (she is not waited for)
+            status = page.locator("#status-line").inner_text().strip()
+            assert status.startswith("À ") and status.endswith("de jouer. Vous pouvez coincher !")
+            assert "acting" not in (page.locator(".seat-chip.me").get_attribute("class") or "")
             assert page.locator(".parlote-dock .dock-hand .mini-card").count() == 7
             assert visible_clocks(page) == 1
             shoot(page, f"parlote-polish-coinche-{label}")

@@ -210,7 +210,12 @@ function statusLine() {
     text = (renderer.statusText && renderer.statusText(view, mySeat))
       || (mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !");
   }
-  else if (waiting.length) text = `À ${joinNames(waiting.map((s) => names()[s]))} de jouer.`;
+  else if (waiting.length) {
+    text = `À ${joinNames(waiting.map((s) => names()[s]))} de jouer.`;
+    // what this seat may do meanwhile (« Vous pouvez coincher ! ») after whom it waits for
+    const meanwhile = mySeat !== null && acting.includes(mySeat) && renderer.statusText && renderer.statusText(view, mySeat);
+    if (meanwhile) text = `${text} ${meanwhile}`;
+  }
   else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
   else text = "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;

@@ -323,6 +323,15 @@ function normalise(ctx, view) {
 }
 
 /** The status line's words when the viewer acts, from what they may do right now. */
+/** Whom the table waits for: while bidding, the bidder whose turn it is (the other team
+ * may coinche at any moment, but nobody waits for that: « À Alice et Marcel de jouer »). */
+export function waitingOn(view) {
+  if (view.phase === "bidding" && view.bidding && view.bidding.turn !== null && view.bidding.turn !== undefined) {
+    return [view.bidding.turn];
+  }
+  return view.actors;
+}
+
 export function statusText(view, seat) {
   const can = new Set((view.legal || []).map((l) => l.action.type));
   if (can.has("moi") || view.phase === "liar") return "Qui a menti en dernier ?";
