@@ -4,6 +4,7 @@ deadlines kept in the store across restarts."""
 from __future__ import annotations
 
 import asyncio
+import html
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,11 @@ from webhelpers import client, csrf_of, join, other, postgres_or_skip, wait_for
 from choux.play.correspondence_store import correspondence_t
 
 HOUR = 3600
+
+
+def text_of(response: Any) -> str:
+    """A page's text as read: its « ' » and « » » unescaped."""
+    return html.unescape(response.text)
 
 
 def create_days_table(
@@ -70,8 +76,15 @@ def test_the_form_offers_days_for_chouine_and_says_why_not_for_cul_de_chouette(
         }
         refused = c.post("/tables", data=data, follow_redirects=False)
         assert refused.status_code == 400
-        assert "tout le monde doit être là" in refused.text
-        data.update(jeu="chouine", correspondance="7")
+        assert "tout le monde soit là" in text_of(refused)
+        # nor the Parlote: its « Moi ! » and its time to argue a card run in seconds
+        parlote = text_of(c.get("/nouvelle?jeu=parlote"))
+        assert 'name="correspondance"' not in parlote and "propre minuterie" in parlote
+        data.update(jeu="parlote", joueurs="4", place_2="human", place_3="human")
+        refused = c.post("/tables", data=data, follow_redirects=False)
+        assert refused.status_code == 400 and "propre minuterie" in text_of(refused)
+        data.update(jeu="chouine", joueurs="2", correspondance="7")
+        del data["place_2"], data["place_3"]
         assert "Temps par coup impossible" in c.post("/tables", data=data).text
         assert c.app.state.service.tables == {}  # nothing was created
 

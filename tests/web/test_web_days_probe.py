@@ -113,46 +113,61 @@ def test_the_player_who_keeps_the_turn_is_not_told_it_is_their_turn(sqlite_url: 
         assert kept > 0  # the deal gave at least one trick to its leader's opponent
 
 
-def parlote_by_days(host: TestClient) -> tuple[str, dict[int, TestClient]]:
-    """A Parlote of four people at an hour a move, made by Ana; its code and the four."""
-    page = host.get("/nouvelle?jeu=parlote")
-    data = {"csrf": csrf_of(page.text), "jeu": "parlote", "joueurs": "4", "pendule": "0"}
-    data.update({f"place_{n}": "human" for n in range(4)})
+def chouineurs_by_days(host: TestClient) -> tuple[str, dict[int, TestClient]]:
+    """A Chouineurs of three people at an hour a move, made by Ana; its code and the three."""
+    page = host.get("/nouvelle?jeu=chouineurs")
+    data = {"csrf": csrf_of(page.text), "jeu": "chouineurs", "joueurs": "3", "pendule": "0"}
+    data.update({f"place_{n}": "human" for n in range(3)})
     data.update(pseudo="Ana", correspondance=str(3600), echeance="bot")
     created = host.post("/tables", data=data, follow_redirects=False)
     code = created.headers["location"].rsplit("/", 1)[1]
     players = {0: host}
-    for n in range(1, 4):
+    for n in range(1, 3):
         players[n] = other(host)
         join(players[n], code, f"Joueur{n}")
     return code, players
 
 
-def test_a_decision_of_all_at_once_keeps_one_deadline_and_no_game_clock(
-    sqlite_url: str,
-) -> None:
-    """At a table of an hour a move, the Parlote's own clock (seconds to claim « Moi ! »)
-    is not armed while people are awaited, and one person answering does not give the
-    others a new hour: the decision's deadline stays where it was."""
+def test_a_decision_of_all_at_once_keeps_one_deadline(sqlite_url: str) -> None:
+    """Everyone's secret choice at once: one person answering does not give the others a
+    new hour, the decision's deadline stays where it was."""
     with client(sqlite_url) as host:
-        code, players = parlote_by_days(host)
+        code, players = chouineurs_by_days(host)
         table = host.app.state.service.tables[code]
         wait_for(lambda: table.move_at is not None)
-        assert len(table.state.actors()) > 1 and table.deadline_at is None
+        assert len(table.state.actors()) > 1
         due = table.move_at
         host.portal.call(asyncio.sleep, 1.1)  # a fresh deadline would be a second later
         play_once(players, code, table, min(table.state.actors()))
         wait_for(lambda: table.move_at is not None)
-        assert table.move_at == due and table.deadline_at is None
+        assert table.move_at == due
+
+
+def test_each_new_decision_gets_a_fresh_deadline(sqlite_url: str) -> None:
+    """At Chouine each move is a new decision, even when a trick's winner leads the next
+    one (a review saw the winner lead on what was left of the deadline of the trick)."""
+    with client(sqlite_url) as alice:
+        code = create_days_table(alice, "chouine")
+        bob = other(alice)
+        join(bob, code, "Bob")
+        table = alice.app.state.service.tables[code]
+        players = {0: alice, 1: bob}
+        wait_for(lambda: table.move_at is not None)
+        for _ in range(4):
+            due = table.move_at
+            alice.portal.call(asyncio.sleep, 1.05)
+            play_once(players, code, table)
+            wait_for(lambda due=due: table.move_at is not None and table.move_at != due)
+            assert table.move_at > due + 1
 
 
 def test_everyone_asked_at_once_is_told_once(sqlite_url: str) -> None:
-    """The Parlote's first decision is everyone's at once: each person is told when the
+    """The Chouineurs' first decision is everyone's at once: each person is told when the
     table starts waiting for them, not again each time another person has answered."""
     with client(sqlite_url) as host:
         service = host.app.state.service
         told = turns_told(service)
-        code, players = parlote_by_days(host)
+        code, players = chouineurs_by_days(host)
         table = service.tables[code]
         wait_for(lambda: table.move_at is not None)
         first = sorted(table.state.actors())

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from choux.engine.base import State
 from choux.play import correspondence_store as cs
 from choux.play.base import cancel_running
 from choux.play.correspondence_store import Rule
@@ -38,8 +39,13 @@ ON_TIMEOUT = {
     "bot": "un robot joue le coup",
     "abandon": "la partie est abandonnée (non classée)",
 }
-#: games that can be played over days (Cul de Chouette's races need everyone at once)
-GAMES = ("chouine", "chouineurs", "parlote")
+#: games that can be played over days, and why the others cannot: their own clocks (a
+#: race, « Moi ! », the time to argue a card) are the rules, and a move a day would stop them
+GAMES = ("chouine", "chouineurs")
+WHY_NOT = {
+    "cul-de-chouette": "ses courses demandent que tout le monde soit là en même temps",
+    "parlote": "ses « Moi ! », ses plaidoiries et ses votes ont leur propre minuterie, de quelques secondes",
+}
 #: seconds an open correspondence table waits for its players before it closes
 OPEN_SECONDS = 7 * 86400
 #: seconds before the same due deadline is tried again when firing it did nothing
@@ -47,6 +53,12 @@ REFIRE_SECONDS = 5.0
 
 #: called when it becomes these seats' turn at a correspondence table (notifications)
 TurnHook = Callable[[LiveTable, list[int]], Awaitable[None]]
+
+
+def decision_of(state: State, seat: int) -> frozenset[str]:
+    """What `seat` is asked: the kinds of its legal actions (« prepare »; a bid, a pass or
+    a coinche), to tell the same decision still open from a new one."""
+    return frozenset(action.kind for action in state.legal_actions(seat))
 
 
 def abandoned_line(table: LiveTable) -> str:
@@ -66,9 +78,8 @@ def parse_rule(game: str, move_seconds: object, on_timeout: object) -> Rule | No
     if seconds not in MOVE_TIMES:
         raise TableError("Temps par coup impossible.")
     if game not in GAMES:
-        raise TableError(
-            "Ce jeu ne se joue pas par correspondance : tout le monde doit être là en même temps."
-        )
+        why = WHY_NOT.get(game, "tout le monde doit être là en même temps")
+        raise TableError(f"Ce jeu ne se joue pas par correspondance : {why}.")
     rule = str(on_timeout or "bot")
     if rule not in ON_TIMEOUT:
         raise TableError("Règle de fin de temps inconnue.")
@@ -85,7 +96,9 @@ class Correspondence(Presence, Scheduler):
         #: turn notifications (web push, e-mail) hook in here
         self.turn_hooks: list[TurnHook] = []
         #: the version each table id was last seen at here and the seats it waited for
-        self._waited: dict[int, tuple[int, frozenset[int], datetime | None]] = {}
+        self._waited: dict[
+            int, tuple[int, frozenset[int], datetime | None, dict[int, frozenset[str]]]
+        ] = {}
         #: deadlines fired by this process: (due, fired) wall-clock times (benchmarks)
         self.fired_log: list[tuple[float, float]] = []
         self._days_tasks: weakref.WeakSet[asyncio.Task[None]] = weakref.WeakSet()
@@ -156,23 +169,23 @@ class Correspondence(Presence, Scheduler):
         if rule is None or table.version != version:
             return
         waited = [s for s in table.state.actors() if table.seats[s].kind == "human"]
+        menus = {s: decision_of(table.state, s) for s in waited}
         due = None
         before = self._waited.get(table.row.id)
+        mover = table.actions[version - 1][0] if 0 < version <= len(table.actions) else None
         if table.status == "live" and waited:
-            # the day replaces the game's own clock while people are awaited (the Parlote's
-            # « Moi ! » and its time per card ran out in seconds at a table of a move a day)
-            self._cancel(table, "deadline")
-            table.deadline_at = None
             seconds = rule.move_seconds * self.settings.correspondence_scale
             due = datetime.now(UTC) + timedelta(seconds=seconds)
             if (
                 before is not None
                 and before[0] == version - 1
-                and before[1].issuperset(waited)
                 and before[2] is not None
+                and mover in before[1]
+                and set(waited) == before[1] - {mover}
+                and all(before[3].get(s) == menus[s] for s in waited)
             ):
-                # the same decision still awaited from the others (secret choices, claims):
-                # one answering does not give the rest a new day
+                # the very decision the others were asked with the mover (everyone's secret
+                # choice): one answering does not give the rest a new day
                 due = before[2]
         try:
             stored = await cs.set_due(self.store, table.row.id, version, due)
@@ -190,9 +203,8 @@ class Correspondence(Presence, Scheduler):
         # « À vous de jouer » goes to those the table starts waiting for: not to the person
         # whose move made this version (a trick's winner leads the next one), nor to those
         # it already waited for at the version before (everyone's claim in the Parlote)
-        self._waited[table.row.id] = (version, frozenset(waited), due)
+        self._waited[table.row.id] = (version, frozenset(waited), due, menus)
         already = before[1] if before is not None and before[0] == version - 1 else frozenset()
-        mover = table.actions[version - 1][0] if 0 < version <= len(table.actions) else None
         told = [s for s in waited if s != mover and s not in already]
         if stored is True and told:
             for hook in self.turn_hooks:

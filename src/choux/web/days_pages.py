@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from choux.play import push_store
-from choux.play.correspondence import GAMES, MOVE_TIMES, ON_TIMEOUT
+from choux.play.correspondence import GAMES, MOVE_TIMES, ON_TIMEOUT, WHY_NOT
 from choux.play.errors import TableError
 from choux.web.mail import Mailer
 from choux.web.push import WebPush
@@ -24,6 +24,7 @@ STATIC = Path(__file__).parent / "static"
 
 templates.env.globals["correspondence"] = {
     "games": GAMES,
+    "why_not": WHY_NOT,
     "move_times": MOVE_TIMES,
     "on_timeout": ON_TIMEOUT,
 }
