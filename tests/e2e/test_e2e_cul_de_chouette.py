@@ -271,6 +271,12 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         dock = page.locator("#actions").bounding_box()
         assert notice and dock and notice["y"] + notice["height"] <= dock["y"] <= DESKTOP["height"]
         assert notice["height"] < 120, notice  # a toast, not a panel pinned at both ends
+        assert notice["x"] >= 0 and notice["x"] + notice["width"] <= DESKTOP["width"], notice
+        page.set_viewport_size(PHONE)  # on a phone it began 214 px off the screen
+        page.wait_for_timeout(60)
+        small = page.locator("#notice").bounding_box()
+        assert small and small["x"] >= 0 and small["x"] + small["width"] <= PHONE["width"], small
+        page.set_viewport_size(DESKTOP)
         shoot_sizes(page, "cdc-dialog-grelottine-refused")
         assert view(page)["step"] == "grelottine"  # nothing changed
         page.fill("[data-dialog=grelottine] input[name=stake]", "29")
