@@ -124,6 +124,9 @@ def test_a_taken_pseudonym_and_short_or_mismatched_passwords_are_refused(
         disguised = signup(other_visitor, "G\u0435rmaine")  # a Cyrillic « е »
         assert disguised.status_code == 400 and "alphabets" in text_of(disguised)
         assert signup(other_visitor, "Ольга").status_code == 303  # one alphabet: welcome
+        for robot in ("Robot", "Ｂｏｔ2", "Robot_Gaston"):  # refused at every table after
+            refused = signup(other(c), robot)
+            assert refused.status_code == 400 and "réservés aux robots" in text_of(refused)
         other_visitor = other(c)
         short = signup(other_visitor, "Marcel", "court")
         assert short.status_code == 400 and "trop court" in text_of(short)

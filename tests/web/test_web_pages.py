@@ -102,6 +102,8 @@ def test_second_person_joins_by_the_invite_link(sqlite_url: str, course: str) ->
         ("Bοb", "alphabets"),  # a Greek omicron
         ("Robot gourmand", "réservés aux robots"),  # a person passing for a bot
         ("bot: expert", "réservés aux robots"),
+        ("ℝobot-Gaston", "réservés aux robots"),
+        ("\u13aalice", "alphabets"),  # a Cherokee « Ꭺ »
     ],
 )
 def test_bad_pseudonyms_are_refused_in_french(

@@ -33,22 +33,28 @@ def shows_something(text: str) -> bool:
     return any(c not in BLANK_GLYPHS and unicodedata.category(c)[0] not in "CZ" for c in text)
 
 
-#: alphabets whose letters look alike (Latin « a », Cyrillic « а », Greek « α »...)
-LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+#: alphabets whose letters look alike (Latin « a », Cyrillic « а », Greek « α », Cherokee « Ꭺ »)
+LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "CHEROKEE")
 
 
 def mixes_alphabets(text: str) -> bool:
-    """Does `text` mix letters of the Latin, Cyrillic and Greek alphabets? A pseudonym that
-    does is nearly always a disguise: « Аlice » with a Cyrillic « А » reads as « Alice ».
+    """Does a word of `text` mix letters of the Latin, Cyrillic, Greek or Cherokee
+    alphabets? One that does is nearly always a disguise: « Аlice » with a Cyrillic « А »
+    reads as « Alice ». Words in different alphabets side by side are fine.
 
-    >>> mixes_alphabets("Aimée"), mixes_alphabets("Ольга"), mixes_alphabets("\u0410lice")
-    (False, False, True)
+    >>> mixes_alphabets("Aimée"), mixes_alphabets("Ольга"), mixes_alphabets("Olga Ольга")
+    (False, False, False)
+    >>> mixes_alphabets("\u0410lice"), mixes_alphabets("\u13aalice")
+    (True, True)
     """
-    found = {
-        script
-        for c in text
-        if c.isalpha()
-        for script in LOOKALIKE_SCRIPTS
-        if unicodedata.name(c, "").startswith(script)
-    }
-    return len(found) > 1
+    for word in text.split():
+        found = {
+            script
+            for c in word
+            if c.isalpha()
+            for script in LOOKALIKE_SCRIPTS
+            if unicodedata.name(c, "").startswith(script)
+        }
+        if len(found) > 1:
+            return True
+    return False

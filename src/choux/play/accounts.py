@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from choux.engine.visible import mixes_alphabets
 from choux.play.errors import TableError
-from choux.play.names import MIXED_ALPHABETS
+from choux.play.names import MIXED_ALPHABETS, ROBOT_NAME, robot_like
 from choux.play.store import Store, account_sessions_t, accounts_t
 
 MIN_PSEUDO, MAX_PSEUDO = 3, 24
@@ -64,6 +64,8 @@ def clean_pseudo(raw: object) -> str:
         raise AccountError(f"Pseudonyme trop court ({MIN_PSEUDO} caractères au moins).")
     if mixes_alphabets(pseudo):
         raise AccountError(MIXED_ALPHABETS)
+    if robot_like(pseudo):  # refused at every table: an account could never sit
+        raise AccountError(ROBOT_NAME)
     if not PSEUDO_CHARS.match(pseudo):
         raise AccountError(
             "Un pseudonyme de compte commence par une lettre ou un chiffre, puis lettres, "

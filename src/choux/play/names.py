@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from choux.engine.visible import mixes_alphabets, shows_something
@@ -14,6 +15,20 @@ MIXED_ALPHABETS = (
     "Ce pseudonyme mélange des alphabets (latin, cyrillique, grec) : il se ferait passer "
     "pour un autre. Choisissez-en un seul."
 )
+
+
+ROBOT_NAME = "Les noms de robot sont réservés aux robots : choisissez-en un autre."
+#: « Robot gourmand », « Bot2 », « Robot-Gaston »: what the seats' robot tags say
+_ROBOT_WORD = re.compile(r"(robot|bot)s?(?![a-z])")
+
+
+def robot_like(name: str) -> bool:
+    """Does the name pass itself off as a robot's, in any spelling (« Ｒｏｂｏｔ », « ℝobot »)?
+
+    >>> [robot_like(n) for n in ("Robot gourmand", "bot2", "ℝobot", "Roberta", "Botanique")]
+    [True, True, True, False, False]
+    """
+    return _ROBOT_WORD.match(unicodedata.normalize("NFKC", name).casefold()) is not None
 
 
 class BadName(ValueError):
@@ -35,8 +50,8 @@ def clean_name(raw: object) -> str:
         raise BadName("Les accolades { } ne sont pas permises dans un pseudonyme.")
     if mixes_alphabets(name):
         raise BadName(MIXED_ALPHABETS)
-    if name.casefold().split()[0].rstrip(".:-_") in ("robot", "bot"):  # « Robot gourmand »
-        raise BadName("Les noms de robot sont réservés aux robots : choisissez-en un autre.")
+    if robot_like(name):
+        raise BadName(ROBOT_NAME)
     return name
 
 
