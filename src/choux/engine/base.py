@@ -16,6 +16,7 @@ import random
 import re
 import types
 import typing
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -224,8 +225,24 @@ _SIMPLE_CHECKS: dict[Any, Callable[[object], tuple[bool, object]]] = {
 #: « de » and « que » before a placeholder (they drop their vowel before a vowel), or a
 #: placeholder alone; the same as the pages' `withNames` (widgets.js)
 _PLACEHOLDER = re.compile(r"(^|[^\w])(de|De|que|Que) \{p(\d+)\}|\{p(\d+)\}")
-_VOWEL_START = re.compile(r"[aeiouyàâäéèêëîïôöùûüÿæœ]", re.IGNORECASE)
 _ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
+_VOWELS = "aeiouæœ"
+
+
+def elides(name: str) -> bool:
+    """Does « de » before `name` become « d' »? Before a vowel, accented or not (« d'Élise »,
+    « d'Ångström »), and before a « y » that a consonant follows (« d'Yves »), not one that
+    a vowel follows (« de Yann »); not before an h (most names keep it aspirate).
+
+    >>> [elides(n) for n in ("Élise", "Álvaro", "Yves", "Yann", "Hugo", "Bob", "")]
+    [True, True, True, False, False, False, False]
+    """
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name[:2].casefold()) if c.isalpha())
+    if not bare:
+        return False
+    if bare[0] == "y":
+        return len(bare) > 1 and bare[1] not in _VOWELS + "y"
+    return bare[0] in _VOWELS
 
 
 def fill_names(text: str, names: Sequence[str]) -> str:
@@ -239,6 +256,10 @@ def fill_names(text: str, names: Sequence[str]) -> str:
     """
     if "{p" not in text:
         return text
+    if "e {p" not in text:  # no « de » nor « que » before a name: plain replacements
+        for seat, name in enumerate(names):
+            text = text.replace(f"{{p{seat}}}", name)
+        return text
 
     def name_of(seat: str) -> str:
         index = int(seat)
@@ -249,7 +270,7 @@ def fill_names(text: str, names: Sequence[str]) -> str:
         if word is None:
             return name_of(seat)
         name = name_of(elided_seat)
-        return before + (_ELIDED[word] if _VOWEL_START.match(name) else f"{word} ") + name
+        return before + (_ELIDED[word] if elides(name) else f"{word} ") + name
 
     return _PLACEHOLDER.sub(one, text)
 

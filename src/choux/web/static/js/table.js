@@ -461,7 +461,7 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
   const input = document.getElementById("invite-link");
   try {
     await navigator.clipboard.writeText(input.value);
-    showNotice("Lien copié : envoyez-le à vos partenaires.");
+    showNotice("Lien copié : envoyez-le à vos partenaires.", "info");
   } catch (error) {
     input.select();
   }

@@ -30,9 +30,18 @@ export function useStylesheet(href) {
 }
 
 // « de » and « que » drop their vowel before a name that starts with one: « Carte d'Odette »,
-// « bévue d'Yvonne ». Not before an h (« de Hector »): most French names keep it aspirate.
-const VOWEL_START = /^[aeiouyàâäéèêëîïôöùûüÿæœ]/i;
+// « bévue d'Ángel », and before a « y » a consonant follows (« d'Yvonne », but « de Yann »).
+// Not before an h (« de Hector »): most French names keep it aspirate. As engine/base.py
+// `elides`.
 const ELIDED = { de: "d'", De: "D'", que: "qu'", Que: "Qu'" };
+const VOWELS = "aeiouæœ";
+
+export function elides(name) {
+  const bare = String(name).slice(0, 2).toLowerCase().normalize("NFKD").replace(/[^\p{L}]/gu, "");
+  if (!bare) return false;
+  if (bare[0] === "y") return bare.length > 1 && !(VOWELS + "y").includes(bare[1]);
+  return VOWELS.includes(bare[0]);
+}
 
 /**
  * Replace {p0}-style placeholders of engine labels by the players' names, eliding « de » and
@@ -44,13 +53,13 @@ export function withNames(text, names) {
     (_, before, word, elidedSeat, seat) => {
       if (word === undefined) return nameOf(seat);
       const name = nameOf(elidedSeat);
-      return before + (VOWEL_START.test(name) ? ELIDED[word] : `${word} `) + name;
+      return before + (elides(name) ? ELIDED[word] : `${word} `) + name;
     });
 }
 
 /** « de Bob », « d'Alice »: the preposition before a name, elided before a vowel. */
 export function ofName(name) {
-  return VOWEL_START.test(name) ? `d'${name}` : `de ${name}`;
+  return elides(name) ? `d'${name}` : `de ${name}`;
 }
 
 /** A counted word in French: 0 and 1 take the singular (« 0 point », « 1 pli », « 2 cartes »). */
