@@ -64,6 +64,14 @@ def test_the_simple_check_is_generous_with_people_s_sentences() -> None:
     assert on_topic("Le loup ? Il n'existe pas, personne ne l'a jamais prouvé.", shortcut)
     assert not on_topic("Clara, Clara, Clara, Clara !", monday)
     assert not on_topic("Maman, maman, maman, maman.", shortcut)
+    # nor is gibberish, nor a filler with a word added (a review's finds)
+    for text in (
+        "aaaa bbbb cccc dddd",
+        "1234 5678 9012 3456",
+        "haha hahaha hahahaha hahahahaha",
+        "Euh… j'ai oublié ce que je voulais dire, voilà.",
+    ):
+        assert not on_topic(text, monday), text
 
 
 def test_bots_vote_counts_unless_empty_or_off_topic() -> None:

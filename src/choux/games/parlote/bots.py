@@ -103,6 +103,19 @@ def _stem(word: str) -> str:
 
 #: the bots' own lines, folded: what the check must always find off topic
 _OFF_TOPIC_FOLDED = frozenset(" ".join(sorted(_words(line))) for line in OFF_TOPIC)
+#: their words: a filler with a word or two added is still a filler
+_FILLER_WORDS = frozenset(w for line in OFF_TOPIC for w in _words(line))
+
+
+def _wordlike(word: str) -> bool:
+    """Four letters or more, three of them different, a vowel among them: « loup », not
+    « aaaa », « haha » or « 1234 »."""
+    return (
+        len(word) >= 4
+        and word.isalpha()
+        and len(set(word)) >= 3
+        and any(c in "aeiouy" for c in word)
+    )
 
 
 def on_topic(argument: str, scenario: Scenario) -> bool:
@@ -124,13 +137,13 @@ def on_topic(argument: str, scenario: Scenario) -> bool:
     words = _words(argument)
     if " ".join(sorted(words)) in _OFF_TOPIC_FOLDED:
         return False
-    content = {w for w in words if len(w) >= 4}
+    content = {w for w in words if _wordlike(w)} - _FILLER_WORDS
     if len(content) < 2 and len(words) < 4:  # « Clara, Clara, Clara ! »
         return False
     keys = {_stem(w) for w in _words(scenario.enjeu) if len(w) >= 5}
     keys |= {_stem(w) for w in _words(scenario.public) if len(w) >= 4}
     keys |= {_stem(w) for w in _words(scenario.orateur) if len(w) >= 4}
-    if keys & {_stem(w) for w in content}:
+    if keys & {_stem(w) for w in words if len(w) >= 4}:  # « Papa » names the listener
         return True
     return len(content) >= 4
 
