@@ -171,6 +171,29 @@ def test_parlote_play_clock_does_not_restart_when_a_card_is_picked(tmp_path: Pat
         assert not errors, errors
 
 
+def test_parlote_warns_before_the_clock_takes_a_card_without_its_typed_argument(
+    tmp_path: Path,
+) -> None:
+    """An argument typed and not sent was silently lost when the play clock ran out (the
+    card goes without it): the form says so in time, and only when there is text to lose."""
+    from choux.games.parlote.testing import arrange, contract_for
+
+    # 90 s a card, scaled to about 11 s: the warning comes at 10 s
+    with live_server(tmp_path, deadline_scale=0.12, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        code = prepared_table(page, server, "parlote", "Gustave", 4)
+        put_state(server, code, arrange(4, reader=3, contract=contract_for(seat=1)))
+        page.locator("button.pcard.playable").first.click()
+        page.wait_for_selector("textarea[name=argument]")
+        page.wait_for_timeout(1500)
+        assert page.locator(".argument-form .hurry").is_hidden()  # nothing typed: no warning
+        page.locator("textarea[name=argument]").type("Tout le monde le sait")
+        page.wait_for_selector(".argument-form .hurry", state="visible", timeout=5000)
+        assert "envoyez votre argument" in page.inner_text(".argument-form .hurry")
+        shoot(page, "parlote-hurry-phone")
+        assert not errors, errors
+
+
 def test_parlote_second_trump_excludes_the_first(tmp_path: Path) -> None:
     """The bid form offered all seven colours twice: picking the same one twice was only
     refused by the table. The second list now leaves out the first colour (the table still

@@ -2,7 +2,7 @@
 // and votes, the deal recap and the « mémo ». View keys: src/choux/games/parlote/state.py.
 // Arguments and pseudonyms are untrusted: they only ever go through textContent.
 import { h } from "../dom.js";
-import { byType, clockFor, gameConstants, keepOpen, ofName, pointsText, resetCountdowns, pressButton, useStylesheet } from "../widgets.js";
+import { byType, clockFor, gameConstants, keepOpen, ofName, pointsText, resetCountdowns, pressButton, secondsLeft, useStylesheet } from "../widgets.js";
 
 useStylesheet("/static/css/games/parlote.css");
 
@@ -488,15 +488,25 @@ function handControls(view, groups, ctx) {
     area.addEventListener("input", sync);
     sync();
     const clock = ctx.message.status === "live" ? clockFor(ctx.message, "Temps pour jouer") : null;
+    // an argument typed and not sent is lost when the clock runs out (the card goes without
+    // it): say so in time, right under the text the player is writing
+    const hurry = h("p", { class: "hurry", role: "status", hidden: true, text: "Plus que quelques secondes : envoyez votre argument, sinon la carte partira sans lui." });
     const form = h("form", { class: "argument-form" }, clock,
       h("p", { class: "chosen" }, "Carte choisie : ", h("strong", { text: chosen.name }), h("span", { class: "hint", text: ` — ${chosen.definition}` })),
       h("p", { class: "example-line", text: `Exemple : ${chosen.example}` }),
-      area,
+      area, hurry,
       h("div", { class: "argument-row" }, counter,
         view.argument_required ? null : h("button", { class: "button", type: "button", text: "Jouer sans argument", onclick: () => send("") }),
         h("button", { class: "button primary", type: "submit", text: "Jouer la carte" })));
     const send = (text) => { ctx.act({ type: "jouer", card: draft.card, argument: text }); };
     form.addEventListener("submit", (event) => { event.preventDefault(); send(area.value); });
+    if (clock) {
+      const watch = setInterval(() => {
+        if (!form.isConnected) { clearInterval(watch); return; }
+        const left = secondsLeft(ctx.message);
+        hurry.hidden = !(left !== null && left <= HURRY_SECONDS && area.value.trim());
+      }, 500);
+    }
     box.append(form);
     // a card just chosen: bring its form on screen (its whole height, the hand just above)
     const reveal = draft.reveal;
@@ -514,6 +524,8 @@ function handControls(view, groups, ctx) {
 }
 
 let redraw = () => {};
+/** Seconds left on the play clock when a typed, unsent argument gets its warning. */
+const HURRY_SECONDS = 10;
 
 function windowControls(view, groups, ctx) {
   const row = h("div", { class: "decision-row pair" });
