@@ -125,7 +125,7 @@ class ServiceBase:
         action: Action,
         client_id: str | None,
         retry: bool = True,
-    ) -> None:
+    ) -> bool:
         raise NotImplementedError  # writes.WritePath
 
     def _arm_grace(self, table: LiveTable, seat: int) -> None:  # presence.Presence

@@ -317,8 +317,10 @@ class Correspondence(Presence, Scheduler):
             claimed = True  # only the claim's holder gets here
             return await choose()
 
-        await self._play_at(table, "move", version, 0, counted)
-        return claimed and table.version != version
+        # written here: after a conflict the table catches up on the other process's
+        # move, its version changes all the same (both processes counted that fire)
+        applied = await self._play_at(table, "move", version, 0, counted)
+        return claimed and applied
 
     def _finished(self, table: LiveTable) -> None:
         super()._finished(table)

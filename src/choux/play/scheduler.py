@@ -96,26 +96,27 @@ class Scheduler(ServiceBase):
         version: int,
         delay: float,
         choose: Callable[[], Awaitable[Planned | None]],
-    ) -> None:
-        """Sleep, claim, compute, lock, check the version, apply: the one path of timers."""
+    ) -> bool:
+        """Sleep, claim, compute, lock, check the version, apply: the one path of timers.
+        True if the move was written here."""
         if delay > 0:
             await asyncio.sleep(delay)
         loop = asyncio.get_running_loop()
         woke = loop.time()
         if table.version != version:
-            return
+            return False
         key = await self._take_turn(table, version, CLAIMS[name])
         if key is None or table.version != version:
-            return
+            return False
         try:
             planned = await choose()
         except RuntimeError:  # the pool shut down
-            return
+            return False
         except Exception:
             log.exception("table %s: %s failed", table.code, name)
-            return
+            return False
         if planned is None:
-            return
+            return False
         wait = planned.pause - (loop.time() - woke)
         if wait > 0:
             if self.settings.redis_url and wait > self.settings.claim_seconds / 2:
@@ -123,11 +124,11 @@ class Scheduler(ServiceBase):
             await asyncio.sleep(wait)
         async with table.lock:
             if table.version != version or table.status != "live":
-                return
+                return False
             if planned.note:  # said before the move, as a person would see it
                 table.log.append((table.version, planned.note))
             try:
-                await self._apply(table, planned.seat, planned.action, None, retry=False)
+                return await self._apply(table, planned.seat, planned.action, None, retry=False)
             except TableError as error:
                 if error.kind == "unavailable":  # the store could not write: try again
                     retry = self.settings.store_retry_seconds
@@ -135,12 +136,13 @@ class Scheduler(ServiceBase):
                     self._arm(table, name, version, retry, choose)
                 else:
                     log.warning("table %s: %s refused: %s", table.code, name, error)
-                return
+                return False
             except IllegalAction as error:
                 log.warning("table %s: %s refused: %s", table.code, name, error)
-                return
+                return False
             except Exception:
                 log.exception("table %s: %s failed", table.code, name)
+                return False
 
     def _deadline_move(self, table: LiveTable) -> Callable[[], Awaitable[Planned | None]]:
         async def choose() -> Planned | None:

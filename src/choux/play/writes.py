@@ -76,8 +76,10 @@ class WritePath(ServiceBase):
         action: Action,
         client_id: str | None,
         retry: bool = True,
-    ) -> None:
+    ) -> bool:
         """Validate on a copy, persist, then swap: a failure anywhere changes nothing.
+        True if this process wrote the action (not when another process's write came first
+        and the table caught up on it instead).
 
         If another process wrote first (version conflict), catch up and try once more: the
         action is validated again against the newer state. Not so for the clock's and the
@@ -92,9 +94,9 @@ class WritePath(ServiceBase):
             except VersionConflict:
                 await self._catch_up(table)
                 if not retry:
-                    return
+                    return False
                 if client_id is not None and (seat, client_id) in table.client_ids:
-                    return
+                    return False
                 try:
                     await self._apply_once(table, seat, action, client_id)
                 except VersionConflict as error:
@@ -108,6 +110,7 @@ class WritePath(ServiceBase):
         if table.status == "over":  # the others need not read the record's id back
             change["record_id"] = table.record_id
         self._publish(table.code, change)
+        return True
 
     async def _apply_once(
         self, table: LiveTable, seat: Seat | None, action: Action, client_id: str | None
