@@ -126,12 +126,19 @@ def test_at_timeout_a_bot_plays_that_move_even_after_a_restart(sqlite_url: str) 
         wait_for(lambda: stored(later, code).version == 2, timeout=10)
 
 
+def abandoned_game(alice: Any) -> str:
+    """Alice and Bob's Chouine by correspondence, abandoned at its first deadline (scale
+    it short); its code."""
+    code = create_days_table(alice, "chouine", "abandon")
+    join(other(alice), code, "Bob")
+    wait_for(lambda: stored(alice, code).status == "over", timeout=10)
+    return code
+
+
 def test_at_timeout_the_game_can_be_abandoned_and_not_rated(sqlite_url: str) -> None:
     with client(sqlite_url, correspondence_scale=1 / HOUR) as alice:
-        code = create_days_table(alice, "chouine", "abandon")
-        join(other(alice), code, "Bob")
+        code = abandoned_game(alice)
         service = alice.app.state.service
-        wait_for(lambda: stored(alice, code).status == "over", timeout=10)
         table = service.tables[code]
         assert table.version == 0 and table.record_id is None
         assert any("abandonnée" in str(text) for _, text in table.log)
@@ -200,10 +207,8 @@ def test_the_rematch_of_a_game_over_days_is_over_days_too(sqlite_url: str) -> No
     from webhelpers import csrf_of as csrf
 
     with client(sqlite_url, correspondence_scale=1 / HOUR) as alice:
-        code = create_days_table(alice, "chouine", "abandon")
-        join(other(alice), code, "Bob")
+        code = abandoned_game(alice)
         service = alice.app.state.service
-        wait_for(lambda: stored(alice, code).status == "over", timeout=10)
         response = alice.post(
             f"/t/{code}/rejouer", data={"csrf": csrf(alice.get("/").text)}, follow_redirects=False
         )

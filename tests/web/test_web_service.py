@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 from web_fixtures import (
@@ -179,6 +180,18 @@ def test_move_clock_plays_for_a_slow_person(sqlite_url: str, course: str) -> Non
         assert any("Temps écoulé" in str(entry) for _, entry in table.log)
 
 
+def finish_course(c: Any, code: str) -> None:
+    """Both seats of a « course » table add 2 in turn until it is over."""
+    service = c.app.state.service
+    table = service.tables[code]
+    for step in range(3):
+        for seat in (0, 1):
+            if table.status == "live":
+                add = {"type": "add", "n": 2}
+                c.portal.call(service.act, table, seat, add, f"m{step}{seat}")
+    assert table.status == "over"
+
+
 def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
     from webhelpers import csrf_of
 
@@ -186,14 +199,7 @@ def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
         code = create_table(c, course, ["human", "human"], "Alice")
         bob = other(c)
         join(bob, code, "Bob")
-        service = c.app.state.service
-        table = service.tables[code]
-        for step in range(3):
-            for seat in (0, 1):
-                if table.status == "live":
-                    add = {"type": "add", "n": 2}
-                    c.portal.call(service.act, table, seat, add, f"m{step}{seat}")
-        assert table.status == "over"
+        finish_course(c, code)
         response = bob.post(
             f"/t/{code}/rejouer", data={"csrf": csrf_of(bob.get("/").text)}, follow_redirects=False
         )
@@ -389,14 +395,7 @@ def test_a_rematch_lets_an_account_in_from_any_of_its_devices(sqlite_url: str, c
         phone = other(c)
         assert signup(phone, "Bob").status_code == 303
         join(phone, code, "Bob")
-        service = c.app.state.service
-        table = service.tables[code]
-        for step in range(3):
-            for seat in (0, 1):
-                if table.status == "live":
-                    add = {"type": "add", "n": 2}
-                    c.portal.call(service.act, table, seat, add, f"m{step}{seat}")
-        assert table.status == "over"
+        finish_course(c, code)
         response = c.post(
             f"/t/{code}/rejouer", data={"csrf": csrf_of(c.get("/").text)}, follow_redirects=False
         )
