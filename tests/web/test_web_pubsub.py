@@ -143,3 +143,30 @@ async def test_the_listener_counts_its_subscriptions() -> None:
             assert not listener.heard_all_since(first)
     finally:
         await listener.stop()
+
+
+async def test_a_malformed_sessions_message_is_ignored_and_a_good_one_heard() -> None:
+    """Closing sessions elsewhere: a message whose fields are not text closes nothing and
+    breaks nothing (the handler is not called with them)."""
+    listener = RedisPubSub("redis://unused")
+    closed: list[tuple[str, str | None, str | None]] = []
+
+    async def on_sessions(player: str, only: str | None, keep: str | None) -> int:
+        closed.append((player, only, keep))
+        return 0
+
+    async def no_table(_code: str, _change: dict[str, Any] | None) -> None:
+        raise AssertionError("not a table's change")
+
+    listener.listen_sessions(on_sessions)
+    for hostile in (
+        {"origin": "x", "sessions_of": 3},
+        {"origin": "x", "sessions_of": None, "only": "a"},
+        {"origin": "x", "sessions_of": "p", "only": ["a"]},
+        {"origin": "x", "sessions_of": "p", "keep": {"k": 1}},
+        {"origin": listener.origin, "sessions_of": "p"},  # its own: already closed here
+    ):
+        await listener._heard(hostile, no_table)
+    assert closed == []
+    await listener._heard({"origin": "x", "sessions_of": "p", "only": "s1"}, no_table)
+    assert closed == [("p", "s1", None)]

@@ -16,6 +16,7 @@ from webhelpers import (
     other,
     postgres_problem,
     postgres_schema,
+    receive_state,
     wait_for,
 )
 
@@ -85,3 +86,36 @@ def test_an_open_table_made_on_one_process_is_in_the_lobby_of_the_other(course: 
         assert f"/t/{code}" in b.get("/").text
         assert join(b, code, "Bob").status_code == 303  # and it can be joined from there
         wait_for(lambda: a.app.state.service.tables[code].status == "live")
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("how", ["partout", "ici"])
+def test_a_session_closed_on_one_process_closes_its_socket_on_the_other(
+    course: str, how: str
+) -> None:
+    """The phone's socket was held by the other process: closing its session (« déconnecter
+    tous mes appareils » on the laptop, or « se déconnecter » on the phone, answered by the
+    first process) left it playing the seat until it reconnected. The closing process now
+    tells the others through Redis."""
+    from starlette.websockets import WebSocketDisconnect
+    from test_web_accounts import login, post, signup
+
+    with two_processes() as (a, b):
+        assert signup(a, "Germaine").status_code == 303
+        code = create_table(a, course, ["human", "human"], "Germaine")
+        phone_on_a = other(a)
+        assert login(phone_on_a, "Germaine").status_code == 303
+        phone_on_b = other(b)
+        phone_on_b.cookies = phone_on_a.cookies  # one device, its requests on either process
+        with phone_on_b.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] == 0
+            (held,) = b.app.state.session_sockets.by_player.values()
+            (conn,) = held
+            closer = a if how == "partout" else phone_on_a
+            path = "/deconnexion-partout" if how == "partout" else "/deconnexion"
+            assert post(closer, path).status_code == 303
+            wait_for(lambda: conn.closed)  # closed there (the test fails here, not hangs)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    ws.receive_json()
+            assert closed.value.code == 4401

@@ -42,6 +42,8 @@ CLAIM = "choux:claim"
 Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 #: codes of the tables whose presence changed on another process
 PresenceHandler = Callable[[list[str]], Awaitable[None]]
+#: (player, `only` that session / None, all but `keep` / None): an account's sessions closed
+SessionsHandler = Callable[[str, str | None, str | None], Awaitable[object]]
 #: (table code, seat, True: a socket of it is open here / False: none is any more)
 Mark = tuple[str, int, bool]
 #: seconds a claim or a presence call may take before Redis is taken as away
@@ -110,6 +112,15 @@ class PubSub(Protocol):
     async def publish_presence(self, *codes: str) -> None:
         """Tell the others that who sits at tables `codes` with a socket open changed."""
 
+    def listen_sessions(self, handler: SessionsHandler) -> None:
+        """`handler` hears the account sessions closed on other processes."""
+
+    async def publish_sessions_closed(
+        self, player: str, only: str | None, keep: str | None
+    ) -> None:
+        """Tell the others that sessions of `player` were closed (`only` that one, or all
+        but `keep`): their open sockets must stop playing too."""
+
     def heard_all_since(self, epoch: int) -> bool:
         """Has every message been heard since subscription `epoch` began (the listener
         subscribed then and has stayed so)?"""
@@ -146,6 +157,14 @@ class LocalPubSub:
         return None
 
     async def publish_presence(self, *codes: str) -> None:
+        return None
+
+    def listen_sessions(self, handler: SessionsHandler) -> None:
+        return None
+
+    async def publish_sessions_closed(
+        self, player: str, only: str | None, keep: str | None
+    ) -> None:
         return None
 
     def heard_all_since(self, epoch: int) -> bool:
@@ -194,6 +213,7 @@ class RedisPubSub:
         self.client: Any = None
         self.scripts: dict[str, Any] = {}
         self.on_presence: PresenceHandler | None = None
+        self.on_sessions: SessionsHandler | None = None
         #: monotonic time before which no claim is tried (Redis failed one)
         self.claims_off_until = 0.0
         #: claims taken and lost by this process (the loser waits for the winner's move)
@@ -246,12 +266,15 @@ class RedisPubSub:
                 await asyncio.sleep(1.0)
 
     async def _heard(self, data: dict[str, Any], handler: Handler) -> None:
-        """One message from another process: a table's change, or presence at tables."""
+        """One message from another process: a table's change, presence at tables, or an
+        account's sessions closed."""
         if data.get("origin") == self.origin:
             return
         code = data.get("code")
         try:
-            if data.get("presence"):
+            if "sessions_of" in data:
+                await self._sessions_closed(data)
+            elif data.get("presence"):
                 codes = data.get("codes", [code])
                 codes = [c for c in codes if isinstance(c, str)] if isinstance(codes, list) else []
                 if codes and self.on_presence is not None:
@@ -262,8 +285,31 @@ class RedisPubSub:
         except Exception:  # a bug in handling one message is not Redis failing
             log.exception("pub/sub handler, table %s", code)
 
+    async def _sessions_closed(self, data: dict[str, Any]) -> None:
+        player, only, keep = data.get("sessions_of"), data.get("only"), data.get("keep")
+        if self.on_sessions is None or not isinstance(player, str):
+            return
+        if all(value is None or isinstance(value, str) for value in (only, keep)):
+            await self.on_sessions(player, only, keep)
+
     def heard_all_since(self, epoch: int) -> bool:
         return self.listening and self.epoch == epoch
+
+    def listen_sessions(self, handler: SessionsHandler) -> None:
+        self.on_sessions = handler
+
+    async def publish_sessions_closed(
+        self, player: str, only: str | None, keep: str | None
+    ) -> None:
+        """One message; a Redis away loses it (the socket then lasts until it reconnects,
+        as before: its session is checked again at every socket open)."""
+        if self.client is None:
+            return
+        message = {"origin": self.origin, "sessions_of": player, "only": only, "keep": keep}
+        try:
+            await self._send(orjson.dumps(message))
+        except Exception as error:
+            log.warning("could not publish closed sessions: %s", error)
 
     async def publish(self, code: str, change: dict[str, Any] | None = None) -> None:
         """`change`: the action just committed, so that the others need not read it back."""

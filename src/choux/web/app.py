@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mailer = Mailer(settings, store)
         service.turn_hooks.append(mailer.notify_turn)
         app.state.mailer = mailer
+        app.state.session_sockets.connect(service.pubsub)
         await service.start()
         keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.freezing() else None
         try:

@@ -4,12 +4,14 @@ once: a socket proves its seat with the session it opened with, and an old devic
 page kept playing its seat after its session was closed (found by an audit).
 
 Closed with SESSION_CLOSED, the page reconnects with its cookie, which is now a guest's.
-One process only: a socket held by another process stays open until it reconnects.
+Several processes: the closing one tells the others through Redis, each closes its own.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
+
+from choux.play.pubsub import PubSub
 
 #: the close code of a socket whose account session was closed
 SESSION_CLOSED = 4401
@@ -25,6 +27,13 @@ class SessionSockets:
 
     def __init__(self) -> None:
         self.by_player: dict[str, dict[Closable, str]] = {}
+        #: the other processes, told of each closing (None: one process)
+        self.pubsub: PubSub | None = None
+
+    def connect(self, pubsub: PubSub) -> None:
+        """Close here what other processes closed, and tell them what closes here."""
+        self.pubsub = pubsub
+        pubsub.listen_sessions(self.close_here)
 
     def add(self, player: str, auth: str, conn: Closable) -> None:
         self.by_player.setdefault(player, {})[conn] = auth
@@ -38,7 +47,14 @@ class SessionSockets:
 
     async def close(self, player: str, *, only: str | None = None, keep: str | None = None) -> int:
         """Close the player's sockets opened with session `only` (None: with any session
-        but `keep`); the number closed."""
+        but `keep`) on every process; the number closed on this one."""
+        closed = await self.close_here(player, only, keep)
+        if self.pubsub is not None:
+            await self.pubsub.publish_sessions_closed(player, only, keep)
+        return closed
+
+    async def close_here(self, player: str, only: str | None, keep: str | None) -> int:
+        """`close` on this process alone."""
         closed = 0
         for conn, auth in list(self.by_player.get(player, {}).items()):
             if (only is not None and auth != only) or (keep is not None and auth == keep):
