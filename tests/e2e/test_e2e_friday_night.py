@@ -2,7 +2,7 @@
 
 - When a friend has opened the rematch, the others are offered one way in, « Rejoindre la
   revanche », not « Rejouer » beside « La revanche vous attend » (both led to the same table);
-  the rematch, private, is not offered to a spectator.
+  a spectator is offered « Regarder la revanche », where they watch and cannot sit.
 - The replay page's « · enregistrement n° 4 » never starts a line with its dot on a phone.
 - Chouineurs at five on a phone: the score sheet fits the screen, the winner's column too.
 """
@@ -68,10 +68,17 @@ def test_the_rematch_a_friend_opened_is_one_button(tmp_path: Path) -> None:
             "Retour au salon",
         ]
         shoot(alice, "friday-rematch-offer-phone")
-        # the rematch is the players' private table (their seats wait for them): the
-        # spectator is not sent there, and a stranger does not find it in the lobby
-        denise.wait_for_timeout(300)
-        assert denise.locator("#next-table").is_hidden()
+        # the spectator follows as a spectator: the rematch's seats wait for the players,
+        # and a stranger does not find it in the lobby
+        denise.wait_for_selector("#next-table:not([hidden])")
+        assert denise.locator("#next-table").inner_text() == "Regarder la revanche"
+        denise.click("#next-table")
+        denise.wait_for_url("**/t/*")
+        assert code_of(denise.url) == code_of(bob.url)
+        denise.wait_for_function("() => document.querySelector('#table').dataset.seat === ''")
+        assert denise.locator(".join-panel").count() == 0
+        assert denise.locator("#status-line").inner_text().endswith("La table attend ses joueurs.")
+        shoot(denise, "friday-rematch-spectator-phone")
         denise.goto(server.url)
         assert code_of(bob.url) not in denise.content()
 

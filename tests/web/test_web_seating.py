@@ -417,3 +417,50 @@ def test_before_the_start_a_seat_shows_no_hand_its_next_occupant_would_get(
         started = carol.get(f"/t/{code}/etat.json").json()
         assert started["status"] == "live" and started["seat"] == 1
         assert started["view"]["seat"] == 1 and started["view"]["hand"]  # now, her own
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_spectator_follows_the_rematch_as_a_spectator(
+    sqlite_url: str, course: str, private: bool
+) -> None:
+    """Who watched a game may watch its rematch (« Regarder la revanche »); they had no way
+    in, the rematch being private. They may not sit: its seats wait for the former players
+    (a new friend comes in by the invite link). A stranger to a private game stays out."""
+    from test_web_service import finish_course
+    from webhelpers import join
+
+    with client(sqlite_url) as c:
+        if private:
+            code, invite = create_private(c, course, ["human", "human"])
+        else:
+            code, invite = create_table(c, course, ["human", "human"], "Alice"), ""
+        bob = other(c)
+        key = urlsplit(invite).query.removeprefix("cle=") if private else ""
+        if private:
+            assert bob.get(f"/t/{code}?cle={key}").status_code == 200
+        assert join(bob, code, "Bob").status_code == 303
+        watcher, stranger = other(c), other(c)
+        assert watcher.get(f"/t/{code}" + (f"?cle={key}" if private else "")).status_code == 200
+        finish_course(c, code)
+        rematch = post_form(c, f"/t/{code}/rejouer", f"/t/{code}")
+        new = rematch.headers["location"].rsplit("/", 1)[1]
+        assert watcher.get(f"/t/{code}/etat.json").json()["next_code"] == new
+        page = watcher.get(f"/t/{new}")
+        assert page.status_code == 200 and "/rejoindre" not in page.text  # no join form
+        assert "cle=" not in page.text and "invite-link" not in page.text  # nor the secret
+        with watcher.websocket_connect(f"/t/{new}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        refused = post_form(watcher, f"/t/{new}/rejoindre", f"/t/{new}", pseudo="Chloé")
+        assert refused.status_code == 403
+        assert "attendent les joueurs de la partie précédente" in text_of(refused)
+        table = c.portal.call(c.app.state.service.get, new)
+        assert table.open_seats() == [1]  # Bob's seat still waits for him
+        if private:
+            assert stranger.get(f"/t/{new}").status_code == 403
+        assert bob.get(f"/t/{new}").status_code == 200  # Bob comes back to his seat
+        assert bob.get(f"/t/{new}/etat.json").json()["seat"] == 1
+        # and the rematch of the rematch, watched the same way
+        finish_course(c, new)
+        again = post_form(bob, f"/t/{new}/rejouer", f"/t/{new}")
+        third = again.headers["location"].rsplit("/", 1)[1]
+        assert watcher.get(f"/t/{third}/etat.json").json()["seat"] is None

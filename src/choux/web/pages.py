@@ -256,6 +256,7 @@ async def table_page(request: Request, code: str) -> Response:
             seat = old
     initial = table.message(Subscriber(seat), full=True)
     host = seat is not None and table.seats[seat].host
+    may_sit = seat is None and await seating.may_enter(request, table, None, to_sit=True)
     return render(
         request,
         "table.html",
@@ -266,14 +267,15 @@ async def table_page(request: Request, code: str) -> Response:
             "initial": initial,
             "renderer": renderer(table.game.name),
             "constants": table.game.client_constants(),
-            "open_seats": table.open_seats() if seat is None else [],
+            "open_seats": table.open_seats() if may_sit else [],
             "free_seats": table.open_seats()
             if seat is not None and table.game.shared_screen
             else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
             "lesson": lesson_of(request, table),
-            "invite": seating.invite_link(request, table),
+            # a spectator let in by the game before does not get the rematch's secret
+            "invite": seating.invite_link(request, table) if seat is not None or may_sit else "",
             "commitment": commitment(table.row.seed),
         },
     )
@@ -294,7 +296,7 @@ async def join_table(request: Request, code: str) -> Response:
     table = await service.get(code)
     if my_seat(request, table) is not None:
         return see_other(f"/t/{code}")
-    await seating.check_entry(request, table, form.get("cle"))
+    await seating.check_entry(request, table, form.get("cle"), to_sit=True)
     seat = chosen_place(form)
     player = session_of(request).player
     seat, token = await service.join(table, seat, form.get("pseudo", ""), player)

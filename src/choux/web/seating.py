@@ -24,6 +24,10 @@ router = APIRouter()
 
 PRIVATE = "Cette table est privée : il faut le lien d'invitation complet pour y entrer."
 #: the waits quick play offers before bots fill the empty seats (seconds)
+REMATCH_SEATS = (
+    "Les places de cette revanche attendent les joueurs de la partie précédente : "
+    "pour vous asseoir, demandez-leur le lien d'invitation."
+)
 QUICK_WAIT_LABELS = {
     5: "5 secondes",
     15: "15 secondes",
@@ -47,9 +51,13 @@ def invite_link(request: Request, table: LiveTable) -> str:
     return link
 
 
-async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool:
+async def may_enter(
+    request: Request, table: LiveTable, key: str | None, *, to_sit: bool = False
+) -> bool:
     """A private table admits its seated people (by token or identity), who brings its
-    secret (remembered in the cookie), and who sat at the table it is a rematch of."""
+    secret (remembered in the cookie), and who sat at the table it is a rematch of. Who
+    watched that table may watch its rematch, not sit there (`to_sit`): its seats wait for
+    the former players, and a new friend comes in by the invite link."""
     if not table.row.private:
         return True
     session = session_of(request)
@@ -67,7 +75,26 @@ async def may_enter(request: Request, table: LiveTable, key: str | None) -> bool
     if await former_seat(request, table) is not None:
         session.remember_invite(table.code)
         return True
+    if not to_sit and await watched_before(request, table):
+        session.remember_watching(table.code)
+        return True
     return False
+
+
+async def watched_before(request: Request, table: LiveTable) -> bool:
+    """Could the visitor watch the table this one is a rematch of (a public one, or a
+    private one they entered)?"""
+    previous = table.row.prev_code
+    if not previous:
+        return False
+    session = session_of(request)
+    if previous in session.invited or previous in session.watching:
+        return True
+    try:
+        before = await service_of(request).get(previous)
+    except TableError:
+        return False
+    return not before.row.private
 
 
 async def former_seat(request: Request, table: LiveTable) -> int | None:
@@ -104,11 +131,16 @@ async def check_replay(request: Request, record_id: int) -> None:
 
 def may_watch(table: LiveTable, session: Session) -> bool:
     """A socket without a seat at a private table: only for who entered its page."""
-    return table.code in session.invited or sat_here(table, session.player)
+    code = table.code
+    return code in session.invited or code in session.watching or sat_here(table, session.player)
 
 
-async def check_entry(request: Request, table: LiveTable, key: str | None = None) -> None:
-    if not await may_enter(request, table, key):
+async def check_entry(
+    request: Request, table: LiveTable, key: str | None = None, *, to_sit: bool = False
+) -> None:
+    if not await may_enter(request, table, key, to_sit=to_sit):
+        if to_sit and table.row.prev_code:
+            raise TableError(REMATCH_SEATS, "forbidden")
         raise TableError(PRIVATE, "forbidden")
 
 

@@ -34,6 +34,8 @@ class Session:
     account: str = ""
     #: private tables whose invite secret this visitor showed (codes, newest last)
     invited: list[str] = field(default_factory=list)
+    #: private rematches this visitor may watch, not sit at: they watched the game before
+    watching: list[str] = field(default_factory=list)
     dirty: bool = False
 
     def seat_at(self, code: str) -> tuple[int, str] | None:
@@ -79,6 +81,11 @@ class Session:
     def remember_invite(self, code: str) -> None:
         if code not in self.invited:
             self.invited = [*self.invited, code][-MAX_SEATS:]
+            self.dirty = True
+
+    def remember_watching(self, code: str) -> None:
+        if code not in self.watching:
+            self.watching = [*self.watching, code][-MAX_SEATS:]
             self.dirty = True
 
     def become(self, player: str, auth: str = "", account: str = "") -> None:
@@ -129,6 +136,7 @@ class Sessions:
                     shared=shared if isinstance(shared, dict) else {},
                     auth=str(data.get("auth", ""))[:64],
                     invited=codes(data.get("invited")),
+                    watching=codes(data.get("watching")),
                 )
         return Session(dirty=True)
 
@@ -146,6 +154,7 @@ class Sessions:
                 "shared": session.shared,
                 "auth": session.auth,
                 "invited": session.invited,
+                "watching": session.watching,
             }
         )
         carrier = Response()  # Starlette's own cookie formatting, quoting included

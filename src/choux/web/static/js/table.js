@@ -148,6 +148,7 @@ function drawResult() {
     document.getElementById("result-reason").textContent = "";
     clear(document.getElementById("result-list"));
     if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
+    drawNextTable();
     return;
   }
   if (!result) return;
@@ -175,18 +176,24 @@ function drawResult() {
     // what the replay shows is what was won: a Chouine manche or match, else the game
     replay.textContent = `Revoir ${matchWord(renderer, current.view, result)}`;
   }
-  const next = document.getElementById("next-table");
+  drawNextTable();
+}
+
+function drawNextTable() {
   // a friend already opened the rematch: one way in for the players, not « Rejouer » beside
-  // it (both led to the same table, where a player of this one gets their seat back). The
-  // rematch is the players' own private table (its seats wait for them): no way in for a
-  // spectator.
+  // it (both led to the same table, where a player of this one gets their seat back). A
+  // spectator follows it as a spectator: its seats wait for the former players.
+  if (!current.next_code) return;
+  const next = document.getElementById("next-table");
   const rematch = document.getElementById("rematch-form");
-  if (current.next_code && rematch) {
-    next.hidden = false;
-    next.href = `/t/${current.next_code}`;
+  next.hidden = false;
+  next.href = `/t/${current.next_code}`;
+  next.classList.add("primary");
+  if (rematch) {
     rematch.hidden = true;
-    next.classList.add("primary");
     next.textContent = "Rejoindre la revanche";
+  } else {
+    next.textContent = "Regarder la revanche";
   }
 }
 
@@ -199,7 +206,9 @@ function statusLine() {
   const myTurn = mySeat !== null && live && waiting.includes(mySeat);
   let text;
   if (current.status === "open") {
-    text = mySeat === null ? "La table attend ses joueurs : prenez une place libre pour jouer."
+    const maySit = !!document.querySelector('form[action$="/rejoindre"]');
+    text = mySeat === null
+      ? (maySit ? "La table attend ses joueurs : prenez une place libre pour jouer." : "La table attend ses joueurs.")
       : "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   }
   // over without a result: a correspondence game abandoned at its deadline (not rated)
