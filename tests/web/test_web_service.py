@@ -39,11 +39,15 @@ def test_restart_rebuilds_live_tables_from_the_action_log(db_url: str, course: s
             before = receive_version(wa, 1)
         alice_cookies = dict(c.cookies)
         bob_cookies = dict(bob.cookies)
+        lines = [line["text"] for line in c.get(f"/t/{code}/etat.json").json()["log"]]
     with client(db_url) as c2:
         c2.cookies.update(alice_cookies)
         after = c2.get(f"/t/{code}/etat.json").json()
         assert after["version"] == 1 and after["seat"] == 0
         assert after["view"] == before["view"]
+        # the log as it was, its first lines too (« Table ouverte », who sat down)
+        assert lines[:2] == ["Table ouverte : La Course.", "Bob s'installe à la place 2."]
+        assert [line["text"] for line in after["log"]] == lines
         bob2 = other(c2)
         bob2.cookies.update(bob_cookies)
         with bob2.websocket_connect(f"/t/{code}/ws") as wb:

@@ -25,6 +25,8 @@ from choux.play.tables import LiveTable, hash_token
 #: open tables of other processes loaded at most by one quick-play request
 MAX_QUICK_LOOKUPS = 50
 
+EVERYONE_HERE = "Tout le monde est là : la partie commence !"
+
 
 def own_seat(table: LiveTable, player: str) -> int | None:
     """The seat identity `player` holds (or held, before a bot took over) at `table`;
@@ -145,7 +147,7 @@ class Seating(ServiceBase):
             return
         await self.store.set_status(table.row.id, "live")
         table.row.status = "live"
-        table.log.append((table.version, "Tout le monde est là : la partie commence !"))
+        table.log.append((table.version, EVERYONE_HERE))
         self._cancel(table, "expire")
         self._after_change(table)
         for other in table.seats:

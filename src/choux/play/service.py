@@ -37,7 +37,7 @@ from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.presence import Presence
 from choux.play.scheduler import Scheduler, preferred_level
-from choux.play.seating import Seating
+from choux.play.seating import EVERYONE_HERE, Seating
 from choux.play.settings import Settings
 from choux.play.store import SeatRow, Store, TableRow
 from choux.play.sync import Sync
@@ -63,6 +63,19 @@ class SeatSpec:
 
     kind: str
     level: str | None = None
+
+
+def seated_line(name: str, seat: int) -> str:
+    return f"{name} s'installe à la place {seat + 1}."
+
+
+def opening_lines(row: TableRow, title: str) -> list[str]:
+    """The log's lines before the first move: the table opened, then who sat down after
+    its host and the start (a table read back from the store says them again, who sat in
+    the order of seats)."""
+    seated = [s for s in row.seats if s.kind == "human" and s.name and not s.host]
+    lines = [f"Table ouverte : {title}.", *(seated_line(s.name or "", s.seat) for s in seated)]
+    return [*lines, EVERYONE_HERE] if seated and row.status != "open" else lines
 
 
 def new_code() -> str:
@@ -126,6 +139,7 @@ class TableService(
         state = game.new(row.players, row.seed, row.options)
         table = LiveTable(row=row, game=game, state=state)
         self._make_bots(table)
+        table.log.extend((0, line) for line in opening_lines(row, game.title))
         for index, (seat, data, client_id) in enumerate(row.actions, start=1):
             action = game.action_from_json(data)
             for event in state.apply(seat, action):
@@ -307,7 +321,7 @@ class TableService(
         self._make_bots(table)
         self.tables[row.code] = table
         self.chat_rooms[row.code] = ChatRoom()  # a new table's chat is empty: nothing to read
-        table.log.append((0, f"Table ouverte : {game.title}."))
+        table.log.extend((0, line) for line in opening_lines(row, game.title))
         if status == "live":
             self._after_change(table)
         else:
@@ -356,7 +370,7 @@ class TableService(
                 raise TableError("Cette place vient d'être prise.", "conflict")
             row.kind, row.name, row.token_hash = "human", clean, claimed.token_hash
             row.player = player
-            table.log.append((table.version, f"{clean} s'installe à la place {seat + 1}."))
+            table.log.append((table.version, seated_line(clean, seat)))
             await self._start_if_full(table)
             table.meta += 1
             table.wake_all()
