@@ -275,6 +275,9 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         put_state(server, code, ParloteState(1))
         page.wait_for_selector(".parlote-dock [data-action=moi]")
         assert "Moi" in page.locator(".parlote-dock .game-countdown").inner_text()
+        # « Moi ! » is optional: nobody is waited for (all four chips were « acting »)
+        assert page.locator(".seat-chip.acting").count() == 0
+        assert "Qui a menti en dernier" in page.locator("#status-line").inner_text()
         both_sizes(page, "[data-action=moi]", "parlote-dock-liar")
 
         # Gustave opens the bidding: amount, trumps, « Annoncer » and « Passer » on screen

@@ -226,7 +226,7 @@ function statusLine() {
     if (meanwhile) text = `${text} ${meanwhile}`;
   }
   else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
-  else text = "";
+  else text = (renderer.phaseText && renderer.phaseText(view)) || "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = french(text);
   clearInterval(statusLine.timer);

@@ -324,12 +324,19 @@ function normalise(ctx, view) {
 
 /** The status line's words when the viewer acts, from what they may do right now. */
 /** Whom the table waits for: while bidding, the bidder whose turn it is (the other team
- * may coinche at any moment, but nobody waits for that: « À Alice et Marcel de jouer »). */
+ * may coinche at any moment, but nobody waits for that: « À Alice et Marcel de jouer »);
+ * nobody before the first deal, where « Moi ! » is optional and the clock decides. */
 export function waitingOn(view) {
+  if (view.phase === "liar") return [];
   if (view.phase === "bidding" && view.bidding && view.bidding.turn !== null && view.bidding.turn !== undefined) {
     return [view.bidding.turn];
   }
   return view.actors;
+}
+
+/** The status line when nobody is waited for and the viewer has nothing to do. */
+export function phaseText(view) {
+  return view.phase === "liar" ? "Qui a menti en dernier ? Chacun peut dire « Moi ! »." : null;
 }
 
 export function statusText(view, seat) {
