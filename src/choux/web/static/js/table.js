@@ -249,7 +249,9 @@ function statusLine() {
     statusLine.timer = setInterval(tick, 250);
   }
   root.classList.toggle("my-turn", myTurn);
-  announceTurn(myTurn, text);
+  // asked without being waited for (an optional « Moi ! »): still said to a screen reader
+  const asked = mySeat !== null && live && !waiting.length && acting.includes(mySeat);
+  announceTurn(myTurn || asked, text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
   return myTurn;
 }
