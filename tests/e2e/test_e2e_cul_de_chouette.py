@@ -640,6 +640,25 @@ def test_phone_dock_leaves_the_score_sheets_visible_and_idle_shouts_look_idle(
         page.click(".pass-button")
         wait_view(page, f"v.passed.includes({A})")
         assert page.locator("[data-dialog=paris]").count() == 0
+
+        # Perceval's own Sirotage misses: the Contre-Sirop is the others' race. His shouts
+        # stay folded and idle, and the head says so (they were gold, « criez le bon cri ! »,
+        # and his cry cost a Bévue: an audit)
+        state = arrange(8, scores=scores, roller=A)
+        dice(state, 3, 3)
+        others_pass(state)
+        dice(state, 5)
+        state.apply(A, Sip(True))
+        others_pass(state)  # no bets
+        dice(state, 2)
+        assert state.step == "contre_sirop"
+        put_state(server, code, state)
+        wait_view(page, "v.step === 'contre_sirop'")
+        head = page.locator(".cdc-step").inner_text()
+        assert head.startswith("Course ouverte pour les autres joueurs"), head
+        assert page.locator(".shout-bar.race-open").count() == 0
+        assert page.locator(".shout-bar.folded .shout-toggle").count() == 1
+        shoot(page, "cdc-phone-contre-sirop-of-own-sirotage")
         assert not errors, errors
 
 

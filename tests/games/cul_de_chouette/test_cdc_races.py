@@ -192,8 +192,24 @@ def test_contre_sirop_goes_to_the_first_to_shout() -> None:
     dice(state, 3)
     assert state.step == "contre_sirop"
     assert state.race is not None and 0 not in state.race.eligible  # not the sipper
+    assert state.view(0)["race"]["eligible"] == [1, 2]  # the page tells the sipper so
     state.apply(2, Shout(C.CONTRE_SIROP))
     assert state.scores == [6, 0, 12]
+
+
+def test_the_sipper_s_own_contre_sirop_cry_is_a_bevue_that_says_why() -> None:
+    """An audit saw the sipper shout « J'apprécie les fruits au sirop ! » on their own missed
+    Sirotage and read « hors de propos »: the reason now names their own Sirotage."""
+    from choux.games.cul_de_chouette.actions import Sip
+
+    state = arrange(3, scores=[30, 0, 0])
+    dice(state, 2, 2)
+    dice(state, 5)
+    state.apply(0, Sip(True))
+    dice(state, 3)
+    events = state.apply(0, Shout(C.CONTRE_SIROP))
+    assert any("sur son propre Sirotage" in e.text for e in events), [e.text for e in events]
+    assert state.step == "contre_sirop"  # the race goes on for the others
 
 
 def test_the_winner_s_second_click_is_not_a_bevue() -> None:

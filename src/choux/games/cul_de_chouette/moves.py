@@ -32,6 +32,7 @@ from choux.games.cul_de_chouette.actions import (
 )
 from choux.games.cul_de_chouette.civet import bet_civet
 from choux.games.cul_de_chouette.legality import dice_duty, gate_shout, late_cry
+from choux.games.cul_de_chouette.steps import Step
 from choux.games.cul_de_chouette.table import CdcTable
 
 Handler = Callable[[CdcTable, int, Any], None]
@@ -72,7 +73,10 @@ def shout(st: CdcTable, seat: int, action: Shout) -> None:
         races.late_shout(st, seat)
     else:
         st.shouted_out[seat] = True
-        st.bevue(seat, f"« {action.cry} » hors de propos")
+        race = st.race
+        own = race is not None and race.kind == Step.CONTRE_SIROP and seat not in race.eligible
+        # the one race a seated player is left out of: the Contre-Sirop of their own Sirotage
+        st.bevue(seat, f"« {action.cry} » {'sur son propre Sirotage' if own else 'hors de propos'}")
 
 
 def pass_(st: CdcTable, seat: int, action: Pass) -> None:

@@ -84,6 +84,7 @@ def board_view(st: CdcTable) -> dict[str, JSON]:
         else {
             "kind": race.kind,
             "cry": RACE_CRY[race.kind],
+            "eligible": list(race.eligible),
             "order": list(race.order),
             "wrong": list(race.wrong),
         },

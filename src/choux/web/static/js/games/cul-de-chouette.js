@@ -146,8 +146,10 @@ function article(name) {
 function headLine(view, ctx, message) {
   const names = ctx.names;
   const roller = view.roller === ctx.seat ? "vous" : names[view.roller];
-  const step = view.over ? null : RACE_STEPS.has(view.step) ? "Course ouverte : criez le bon cri !" : view.step_label;
-  const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) ? " race-open" : ""}` },
+  const step = view.over ? null : RACE_STEPS.has(view.step)
+    ? (outOfRace(view, ctx.seat) ? "Course ouverte pour les autres joueurs : votre cri serait une Bévue (−10)." : "Course ouverte : criez le bon cri !")
+    : view.step_label;
+  const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) && !outOfRace(view, ctx.seat) ? " race-open" : ""}` },
     h("div", { class: "cdc-turn" },
       h("span", { class: "turn-no", text: view.over ? "Fin" : view.step === "ouverture" ? "Ouverture" : `Tour ${view.turn || 1}` }),
       view.step === "ouverture" ? null : view.over ? winnerLine(view, ctx)
@@ -362,9 +364,16 @@ let shoutsOpenAt = null;
  * shout is a Bévue (−10): the buttons stay clickable (the rules keep them on screen) but look
  * idle, and the dock folds them into one row so that the score sheets stay in sight.
  */
+/** Is `seat` left out of the race that runs (the Contre-Sirop of its own Sirotage)? */
+function outOfRace(view, seat) {
+  const eligible = view.race && view.race.eligible;
+  return seat !== null && seat !== undefined && Array.isArray(eligible) && !eligible.includes(seat);
+}
+
 function shoutBar(view, groups, ctx, compact = false) {
   const live = ctx.message.status === "live";
-  const race = RACE_STEPS.has(view.step);
+  // a race this seat may not run in looks like no race at all: its cries are Bévues
+  const race = RACE_STEPS.has(view.step) && !outOfRace(view, ctx.seat);
   const hasGrel = groups.has("grelottine");
   const passes = groups.get("passe_grelot") || [];
   const shield = (groups.get("boucliette") || [])[0];
@@ -398,7 +407,9 @@ function shoutBar(view, groups, ctx, compact = false) {
     }, h("span", { class: "toggle-label", text: folded ? "Les cris" : "Replier les cris" }), h("span", { class: "toggle-note", text: " · hors course : Bévue" }));
   }
   const bar = h("div", { class: classes.join(" "), role: "group", "aria-label": compact ? `Les cris ${ofName(who)}` : "Les cris", dataset: { seat: ctx.seat } }, clock, toggle, heardLine(view, ctx), cries, calls);
-  const idleTitle = "Aucune course ouverte : crier maintenant est une Bévue (−10)";
+  const idleTitle = RACE_STEPS.has(view.step) && !race
+    ? "Cette course est pour les autres joueurs : crier est une Bévue (−10)"
+    : "Aucune course ouverte : crier maintenant est une Bévue (−10)";
   for (const { cry, short } of CRIES) {
     const counted = done === cry;
     const tooLate = !race && lateOpen && late.cry === cry;
