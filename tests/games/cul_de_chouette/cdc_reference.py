@@ -142,7 +142,7 @@ class Race:
 
 @dataclass
 class LateCry:
-    """A race just ended: until the next dice its cry is only « trop tard », once each."""
+    """A race just ended: until the next roll's Cul its cry is only « trop tard », once each."""
 
     cry: str
     seats: list[int]
@@ -202,7 +202,7 @@ class Referee:
         self.pg_used = [False] * n
         self.bank = [0] * n
         self.tier = BANK_TIER
-        self.late: LateCry | None = None  # outlives the turn: until the next dice
+        self.late: LateCry | None = None  # outlives the turn: until the next roll's Cul
         self.seen: Counter[str] = Counter()  # which rules were exercised
         self.roller = view["roller"]
         self.order: list[int] = list(view["order"])
@@ -427,7 +427,8 @@ class Referee:
             assert seat is not None and self.tiebreak is not None
             self.tiebreak_dice([(seat, self.rolls[0][0])])
             return
-        self.late = None  # the next dice: the last race's cry is out of place now
+        if step != "debut":  # the next roll's Cul: the last race's cry is out of place now
+            self.late = None
         if step == "debut":
             self.chouettes = self.rolls.pop(0)
             self.after_chouettes()

@@ -57,16 +57,30 @@ def test_a_wrong_cry_after_the_race_is_a_bevue() -> None:
     assert state.scores == [172, 20, 28]
 
 
-def test_the_race_s_cry_after_the_next_dice_is_a_bevue() -> None:
+def test_the_race_s_cry_after_the_next_roll_s_cul_is_a_bevue() -> None:
+    """The next player's Chouettes thrown right after the race do not make a late cry a
+    Bévue (an audit: fined −10 for arriving 0.4 s late, 0.2 s after the next throw); the
+    next roll's Cul does."""
     state = arrange(3, scores=[0, 20, 0])
     dice(state, 6, 6)
     dice(state, 6)
     state.apply(2, Shout(C.CRI_PELICAN))
     assert state.roller == 2 and state.late is not None
-    dice(state, 2, 3)  # the next turn's Chouettes: the Pélican is forgotten
-    assert state.late is None
+    dice(state, 2, 3)  # the next turn's Chouettes, thrown at once
+    events = state.apply(1, Shout(C.CRI_PELICAN))
+    assert state.scores[1] == 20 and "trop tard" in events[0].text
+    state = arrange(3, scores=[0, 20, 20])
+    dice(state, 6, 6)
+    dice(state, 6)
     state.apply(1, Shout(C.CRI_PELICAN))
-    assert state.scores[1] == 20 - 10
+    dice(state, 2, 3)
+    if state.step == "achat":
+        state.apply_timeout()
+    dice(state, 5)  # the next roll's Cul (the roller's Velute): the Pélican is forgotten
+    assert state.late is None
+    before = state.scores[0]
+    state.apply(0, Shout(C.CRI_PELICAN))
+    assert state.scores[0] == before - 10
 
 
 def test_chouette_velute_goes_to_the_first_to_shout() -> None:

@@ -401,7 +401,9 @@ def late_seats(st: CdcTable) -> tuple[int, ...]:
 
 def late_cry(st: CdcTable, seat: int) -> Menu:
     """The cry of the race that just ended, heard « trop tard » (no points, no Bévue) until
-    the next dice: it still applies to the dice on the table, it just lost the race. While a
+    the next roll's Cul die (the next Chouettes came too fast to count: an audit saw a late
+    cry fined because the next player threw 0.2 s after the race): it still applies to the
+    dice it was about, it just lost the race. While a
     Suite runs on, a second « Grelotte ça picote ! » from a player already heard applies to
     the dice on the table too: already counted, no Bévue."""
     if seat not in late_seats(st):

@@ -1,7 +1,8 @@
 """Races: « first to click » wins (Pélican, Chouette Velute, Contre-Sirop), the last of a
 Suite loses; a wrong shout is a Bévue, and so is « Grelottine ! » shouted without one.
-The race's own cry arriving after it ended, before the next dice, applies to the dice still
-on the table: it is only too late (no points, no Bévue), whatever the network's lag.
+The race's own cry arriving after it ended, before the next roll's Cul die, applies to the
+dice it was about: it is only too late (no points, no Bévue), whatever the network's lag
+and however fast the next player throws the Chouettes.
 (The Banque's shouts end the Raitournelle window: `turn.bank_shout`.)"""
 
 from __future__ import annotations

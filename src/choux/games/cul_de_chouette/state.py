@@ -44,7 +44,7 @@ View keys (`view(seat)`), stable for the web UI:
   the players a fair window still waits for); empty in a race and at the end. Unlike
   ``actors``, it leaves out the −10 buttons and the shouts out of place.
 - ``race``: {"kind", "cry", "order", "wrong"} in a race, else None.
-- ``late``: {"cry", "seats", "heard"} after a race, until the next dice: its cry from one
+- ``late``: {"cry", "seats", "heard"} after a race, until the next roll's Cul: its cry from one
   of ``seats`` is « trop tard » (no points, no Bévue); ``heard``: who shouted it in time.
 - ``civet_bet``: {"combination", "stake"} or None; ``bought_by``: the buyer of the Cul or
   None; ``sirotage``: {"value", "bets": {seat: face}} or None; ``challenge``: {"kind",
@@ -174,7 +174,7 @@ class CulDeChouetteState(State):
         self.over = False
         self.winner: int | None = None
         self.last_roll: dict[str, JSON] | None = None
-        #: the race that just ended: its late cries are « trop tard », until the next dice
+        #: the race that just ended: its late cries are « trop tard », until the next Cul
         self.late: LateCry | None = None
         self.reset_turn()
         self.tiebreak: Tiebreak | None = Tiebreak("ouverture", self.seated)

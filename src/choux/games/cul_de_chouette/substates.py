@@ -68,8 +68,8 @@ class Race:
 
 @dataclass(frozen=True, slots=True)
 class LateCry:
-    """A race just ended: until the next dice, its own cry from one of its players is not out
-    of place (it applies to the dice still on the table), it only came too late. `seats`: who
+    """A race just ended: until the next roll's Cul die, its own cry from one of its players is
+    not out of place (it applies to the dice it was about), it only came too late. `seats`: who
     may still shout it once; `heard`: who had shouted it in time."""
 
     cry: str

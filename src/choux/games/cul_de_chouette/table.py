@@ -60,7 +60,7 @@ class CdcTable(Protocol):
     over: bool
     winner: int | None
     last_roll: dict[str, JSON] | None
-    late: LateCry | None  # the race that just ended, until the next dice
+    late: LateCry | None  # the race that just ended, until the next roll's Cul
 
     # ------------------------------------------------------------------ this turn
     dice: list[int]

@@ -20,8 +20,9 @@ from choux.games.cul_de_chouette.table import CdcTable
 
 def on_dice(st: CdcTable, dice: list[int]) -> None:
     """The dice the game awaited: what they mean depends on the step."""
-    st.late = None  # the last race's cry is now out of place (a Bévue)
     step = st.step
+    if step != Step.DEBUT:  # the next roll's Cul: the last race's cry is out of place now
+        st.late = None
     if step == Step.DEBUT:
         on_chouettes(st, dice)
     elif step in (Step.ACHAT, Step.CUL):
