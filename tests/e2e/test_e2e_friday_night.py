@@ -242,3 +242,29 @@ def test_the_new_table_forms_help_keeps_its_french_spaces_when_the_choice_change
         page.select_option("#correspondence-time", "")
         assert "direct\u00a0: tout" in page.evaluate(raw), page.evaluate(raw)
         assert not errors, errors
+
+
+def test_the_join_form_follows_the_free_seats(tmp_path: Path) -> None:
+    """Denise opened the invite while seats were free, then watched: her « Rejoindre la
+    partie » form stayed the whole game, and « S'asseoir » answered « Cette table est
+    complète » (an audit). It now lists only the free seats and goes when the table is full."""
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        alice, errors = watched_page(browser, DESKTOP)
+        bob, _ = watched_page(browser, PHONE, errors)
+        denise, _ = watched_page(browser, PHONE, errors)
+        invite = create_table(
+            alice, server.url, "chouine", "Alice", 3, {0: "human", 1: "human", 2: "human"}
+        )
+        denise.goto(invite)
+        places = denise.locator(".join-form select[name=place] option")
+        assert places.all_inner_texts() == ["Place 2", "Place 3"]
+        join(bob, invite, "Bob", 1)
+        denise.wait_for_function(
+            "() => document.querySelectorAll('.join-form select[name=place] option').length === 1"
+        )
+        assert places.all_inner_texts() == ["Place 3"]
+        assert denise.locator(".join-panel").is_visible()
+        third, _ = watched_page(browser, PHONE, errors)
+        join(third, invite, "Chloé")
+        denise.wait_for_selector(".join-panel", state="hidden")
+        assert not errors, errors

@@ -334,10 +334,28 @@ inviteToggle?.addEventListener("click", () => {
   if (inviteOpen) document.getElementById("invite-link")?.select();
 });
 
+/** The join form of a visitor without a seat follows the free seats: a seat taken since
+ * the page opened leaves the list, and the form goes once the table is full (it stayed the
+ * whole game, and « S'asseoir » then answered « Cette table est complète »). */
+function drawJoin() {
+  const form = document.querySelector('form[action$="/rejoindre"]');
+  if (!form) return;
+  const panel = form.closest(".join-panel");
+  const free = current.status === "open" ? current.seats.filter((s) => s.kind === "open").map((s) => s.seat) : [];
+  if (panel) panel.hidden = !free.length;
+  const select = form.querySelector("select[name=place]");
+  if (!select) return;
+  const chosen = select.value;
+  clear(select);
+  for (const seat of free) select.append(h("option", { value: String(seat), text: `Place ${seat + 1}` }));
+  if (free.map(String).includes(chosen)) select.value = chosen;
+}
+
 function draw() {
   const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw };
   drawInvite();
   drawSeats();
+  drawJoin();
   seatsScrollable();
   const myTurn = statusLine();
   clear(board);
