@@ -268,3 +268,23 @@ def test_the_join_form_follows_the_free_seats(tmp_path: Path) -> None:
         join(third, invite, "Chloé")
         denise.wait_for_selector(".join-panel", state="hidden")
         assert not errors, errors
+
+
+def test_the_others_read_how_long_before_a_robot_takes_an_absent_seat(tmp_path: Path) -> None:
+    """Bob closed his tab: Alice's page said « absent » and nothing of how long she would
+    wait (an audit). The chip now counts down to the robot."""
+    with (
+        live_server(tmp_path, deadline_scale=50, grace_seconds=150) as server,
+        chromium() as browser,
+    ):
+        alice, errors = watched_page(browser, PHONE)
+        bob, _ = watched_page(browser, PHONE, errors)
+        invite = create_table(alice, server.url, "chouine", "Alice", 2, {0: "human", 1: "human"})
+        join(bob, invite, "Bob")
+        alice.wait_for_selector(".seat-chip[data-seat='1']:not(.away)")
+        bob.context.close()
+        tag = alice.locator(".seat-chip[data-seat='1'] .seat-tag.bot-soon")
+        tag.wait_for()
+        assert tag.text_content() in ("absent · robot dans 3 min", "absent · robot dans 2 min")
+        shoot(alice, "friday-absent-countdown-phone")
+        assert not errors, errors

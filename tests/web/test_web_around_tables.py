@@ -10,7 +10,7 @@ import time
 
 from test_web_accounts import PASSWORD, login, post, signup
 from test_web_correspondence import create_days_table
-from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
+from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import (
     client,
     create_table,
@@ -202,3 +202,30 @@ def test_a_person_replaced_by_a_bot_is_marked_robot_once(sqlite_url: str) -> Non
     for page in (replay, lobby):
         assert "(robot) (robot)" not in page
     assert "Alice (robot)" in replay
+
+
+def test_the_others_see_how_long_before_a_bot_takes_an_absent_seat(
+    sqlite_url: str, course: str
+) -> None:
+    """Alice closes her page: Bob's page said « absent » and nothing of how long he would
+    wait. Each state now carries the seconds before a bot takes her seat (`bot_in`), and
+    nothing once she is back."""
+    from webhelpers import join, other
+
+    with client(sqlite_url, grace_seconds=120) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        table = c.app.state.service.tables[code]
+        with bob.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["bot_in"] == {}
+            with c.websocket_connect(f"/t/{code}/ws") as alice:
+                receive_state(alice)
+                wait_for(lambda: table.connections.get(0) == 1)
+            wait_for(lambda: 0 in table.bot_at)
+            state = bob.get(f"/t/{code}/etat.json").json()
+            assert 110 <= state["bot_in"]["0"] <= 120
+            with c.websocket_connect(f"/t/{code}/ws") as alice:
+                receive_state(alice)
+                wait_for(lambda: not table.bot_at)
+                assert bob.get(f"/t/{code}/etat.json").json()["bot_in"] == {}

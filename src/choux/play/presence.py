@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from choux.play.base import ServiceBase
 from choux.play.tables import LiveTable, Subscriber
@@ -86,8 +87,19 @@ class Presence(ServiceBase):
         self._spawn(table, f"grace{seat}", self._grace(table, seat))
 
     async def _grace(self, table: LiveTable, seat: int) -> None:
+        try:
+            await self._wait_then_replace(table, seat)
+        finally:  # back, replaced, or the table ended: nobody waits for a bot any more
+            if table.bot_at.pop(seat, None) is not None:
+                table.meta += 1
+                table.wake_all()
+
+    async def _wait_then_replace(self, table: LiveTable, seat: int) -> None:
         delay = self.settings.grace_seconds
         while True:
+            table.bot_at[seat] = time.time() + delay  # the others' pages say when
+            table.meta += 1
+            table.wake_all()
             await asyncio.sleep(delay)
             delay = self.settings.grace_seconds
             if table.connections.get(seat, 0) > 0 or table.status != "live":

@@ -73,6 +73,8 @@ class LiveTable:
     connections: dict[int, int] = field(default_factory=dict)
     #: seats with a socket open on another server process (several processes, via Redis)
     remote: set[int] = field(default_factory=set)
+    #: time.time() at which a bot takes each absent person's seat (their grace runs here)
+    bot_at: dict[int, float] = field(default_factory=dict)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     record_id: int | None = None
     #: bumped when seats or status change without an action (joins, replacements)
@@ -190,6 +192,7 @@ class LiveTable:
             self.move_at,
             # a quick-play table's wait for bots counts down: a text a second at most
             int(time.time()) if self.row.fill_at is not None and self.status == "open" else 0,
+            int(time.time()) if self.bot_at else 0,  # the same for an absent person's grace
         )
         if moment != self._texts_at:
             self._texts.clear()
@@ -218,6 +221,16 @@ class LiveTable:
         if self.state.secrets(None) - self.state.secrets(seat):
             return None
         return seat
+
+    def bot_in(self) -> dict[str, float]:
+        """Seconds before a bot takes each absent person's seat, so that the others know how
+        long they wait (seat numbers as text: JSON keys)."""
+        now = time.time()
+        return {
+            str(seat): max(0.0, round(when - now, 1))
+            for seat, when in self.bot_at.items()
+            if self.seats[seat].kind == "human" and self.status == "live"
+        }
 
     def fill_in(self) -> float | None:
         """Seconds before bots take the empty seats of a quick-play table still open (None:
@@ -265,6 +278,7 @@ class LiveTable:
                 max(0.0, self.move_at - time.time()) if self.move_at is not None else None
             ),
             "fill_in": self.fill_in(),
+            "bot_in": self.bot_in(),
         }
         sub.sent_version = self.version
         sub.sent_log = len(self.log)

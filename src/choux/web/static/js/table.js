@@ -93,6 +93,24 @@ function waitingOn(view) {
   return Array.isArray(seats) ? seats : [];
 }
 
+/** « absent », and when the server says so, how long before a robot takes the seat (the
+ * others did not know how long they would wait): counted down without new messages. */
+function absentTag(seat) {
+  const left = (current.bot_in || {})[String(seat)];
+  if (typeof left !== "number") return h("span", { class: "seat-tag", text: "absent" });
+  const tag = h("span", { class: "seat-tag bot-soon", dataset: { botAt: String(Date.now() + left * 1000) } });
+  tickAbsent(tag);
+  return tag;
+}
+
+function tickAbsent(tag) {
+  const left = Math.max(0, Math.ceil((Number(tag.dataset.botAt) - Date.now()) / 1000));
+  const when = left >= 60 ? `${Math.ceil(left / 60)} min` : `${left} s`;
+  tag.textContent = left ? `absent · robot dans ${when}` : "absent · un robot arrive";
+  tag.title = "Sans retour de sa part, un robot joue à sa place.";
+}
+setInterval(() => document.querySelectorAll(".seat-tag.bot-soon").forEach(tickAbsent), 1000);
+
 function drawSeats() {
   clear(seatsBox);
   // before the start nobody is waited for: a free place in gold read as « its turn »
@@ -111,7 +129,7 @@ function drawSeats() {
         scores && scores[s.seat] !== undefined ? h("span", { class: "seat-score", text: String(scores[s.seat]) }) : null,
         s.seat === current.view.arbiter ? h("span", { class: "seat-tag arbiter", text: "Arbitre" }) : null,
         s.kind === "bot" ? h("span", { class: "seat-tag", text: "robot" }) : null,
-        s.kind === "human" && !s.connected ? h("span", { class: "seat-tag", text: "absent" }) : null,
+        s.kind === "human" && !s.connected ? absentTag(s.seat) : null,
       ),
     );
   }
