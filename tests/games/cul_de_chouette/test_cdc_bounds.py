@@ -29,6 +29,18 @@ def test_gains_from_challenges_and_bets_stop_at_332() -> None:
     dice(state, 6)
     state.apply(1, Shout(C.PAS_MOU))
     assert state.scores[1] == 332 and not state.is_over()
+    # at the cap already: the log says nothing is added (it said « +0 (plafonné à 332) »)
+    state = arrange(3, scores=[0, 332, 0])
+    dice(state, 3, 3)
+    state.apply_timeout()
+    dice(state, 6)
+    events = state.apply(1, Shout(C.PAS_MOU))
+    assert state.scores[1] == 332
+    told = [e.text for e in events if "Pas mou" in e.text and ":" in e.text]
+    assert (
+        "{p1} crie le premier « Pas mou le caillou ! » : rien de plus, déjà au plafond de 332"
+        in told
+    ), told
 
 
 def test_victory_at_343_on_ones_own_turn() -> None:

@@ -329,8 +329,13 @@ class CulDeChouetteState(State):
         else:
             self.set_score(seat, capped_score(before, points, self.cap))
         got = self.scores[seat] - before
-        note = "" if got == points else f" (plafonné à {self.cap})"
-        self.say("points", f"{{p{seat}}} {why} : +{got}{note}", seat, points=got)
+        if got == points:
+            told = f"+{got}"
+        elif got:
+            told = f"+{got} (plafonné à {self.cap})"
+        else:  # « +0 (plafonné à 109) » read oddly: say that nothing is added, and why
+            told = f"rien de plus, déjà au plafond de {self.cap}"
+        self.say("points", f"{{p{seat}}} {why} : {told}", seat, points=got)
         if own and seat == self.roller and self.scores[seat] >= self.target:
             self.over = True
             self.winner = seat
