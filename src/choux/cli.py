@@ -32,6 +32,33 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+
+
+def _print_version(wanted: bool) -> None:
+    if not wanted:
+        return
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        console.print(f"choux {installed('choux')}")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        console.print("choux (version inconnue : paquet non installé)")
+    raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="print the version and stop", is_eager=True, callback=_print_version
+        ),
+    ] = False,
+) -> None:
+    """Choux : Chouine, Chouineurs, Cul de Chouette et la parlote coinchée."""
+
+
 err = Console(stderr=True)
 
 
@@ -366,10 +393,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except EOFError:
         sys.exit(0)
-    except Exception as error:  # click usage errors
+    except Exception as error:  # usage errors: click's, or the copy typer now carries
         import click
+        from typer.exceptions import TyperException
 
-        if isinstance(error, click.ClickException):
-            error.show()
-            sys.exit(2)
+        if isinstance(error, click.ClickException | TyperException):
+            show = getattr(error, "show", None)
+            if callable(show):
+                show()
+            else:
+                err.print(f"[red]Erreur :[/red] {error}")
+            sys.exit(int(getattr(error, "exit_code", 2) or 2))
         raise

@@ -139,3 +139,52 @@ def test_e_mails_without_the_site_s_address_stop_the_start(
     assert result.returncode != 0 and "servi" not in result.stdout
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "CHOUX_PUBLIC_URL" in lines[0], result.stderr
+
+
+def test_bad_settings_stop_the_start_with_one_french_line_each(tmp_path: Path) -> None:
+    """A value that is not a number fell back to its default without a word; « yes » for
+    secure cookies meant « never »; a heartbeat of 0 flooded every socket with pings; a
+    malformed Redis URL gave a traceback with its password in it (an operator's audit)."""
+    import os
+
+    bad = {
+        "CHOUX_GRACE_SECONDS": "3m",
+        "CHOUX_SECURE_COOKIES": "yes",
+        "CHOUX_HEARTBEAT": "0",
+        "CHOUX_CORRESPONDENCE_POLL_SECONDS": "0",
+        "CHOUX_MAX_BOT_TABLES": "-1",
+        "CHOUX_BOT_PACE": "nan",
+        "CHOUX_REDIS_URL": "redis+tls://:S3cretPW@127.0.0.1:6379/0",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "choux", "serve", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, **bad},
+    )
+    assert result.returncode == 1 and "servi" not in result.stdout
+    assert "Traceback" not in result.stderr and "S3cretPW" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == len(bad), lines
+    for name in bad:
+        assert any(line.startswith(name) for line in lines), (name, lines)
+    assert not (tmp_path / "choux.sqlite3").exists()  # nothing was created
+
+
+def test_a_malformed_or_unknown_database_url_stops_the_start(tmp_path: Path) -> None:
+    for url, reason in (
+        ("nonsense", "mal formée"),
+        ("postgresql://u:pw@h:5432:x/db", "mal formée"),
+        ("mysql://u:pw@h/db", "inconnue"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "choux", "serve", "--port", str(free_port()), "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert reason in result.stderr and "pw@" not in result.stderr

@@ -113,3 +113,20 @@ def test_truncated_record_is_refused(tmp_path: Path) -> None:
     result = run("replay", str(path))
     assert result.returncode == 2
     assert "incomplete record" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("serve", "--port", "abc"), ("frobnicate",), ("serve", "--bogus"), ("simulate",)],
+)
+def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...]) -> None:
+    """typer now carries its own copy of click, whose usage errors escaped as tracebacks
+    with exit code 1 (an operator's audit)."""
+    result = run(*args)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and "Error:" in result.stderr
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.startswith("choux ")

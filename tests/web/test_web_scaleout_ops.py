@@ -114,3 +114,32 @@ def test_the_next_action_is_taken_from_the_message_without_reading_the_store(
         wait_for(lambda: table_b.version == 1)
         assert table_b.state.total == 2 and table_b.client_ids[(0, "a1")] == 1
         assert reads == []
+
+
+@pytest.mark.postgres
+def test_postgresql_serves_one_process_without_redis_or_several_with_it() -> None:
+    """Two processes on one PostgreSQL base without Redis started without a word, and a
+    game across them froze (neither heard the other's moves: an operator's audit)."""
+    from webhelpers import postgres_or_skip
+
+    from choux.web.startup import hold_database, release_database
+
+    with postgres_or_skip() as url:
+        try:
+            assert hold_database(url) is None  # alone, without Redis
+            refused = hold_database(url)
+            assert refused is not None and "CHOUX_REDIS_URL" in refused
+            refused = hold_database(url, "redis://127.0.0.1:6379/0")
+            assert refused is not None and "sans Redis" in refused
+            release_database()
+            assert hold_database(url, "redis://r/0") is None  # several, with Redis
+            assert hold_database(url, "redis://r/0") is None
+            refused = hold_database(url)
+            assert refused is not None and "CHOUX_REDIS_URL" in refused
+        finally:
+            release_database()
+        with postgres_or_skip() as other_schema:  # another site in its own schema
+            try:
+                assert hold_database(url) is None and hold_database(other_schema) is None
+            finally:
+                release_database()

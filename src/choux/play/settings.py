@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 DEFAULT_SQLITE = "choux.sqlite3"
@@ -18,19 +20,36 @@ def _float_env(name: str, default: float) -> float:
     try:
         return float(os.environ.get(name, default))
     except ValueError:
-        return default
+        return default  # said by `Settings.problems`, which the server checks at start
 
 
-def _text_env(name: str, default: str) -> str:
+def _text_env(name: str, default: str, choices: tuple[str, ...] = ()) -> str:
     """A text setting read from the environment variable `name` (else `default`) each
-    time Settings is built, so tests may set the variable first."""
-    value: str = field(default_factory=lambda: os.environ.get(name, default))
+    time Settings is built, so tests may set the variable first (`choices`: the only
+    values it may take)."""
+    value: str = field(
+        default_factory=lambda: os.environ.get(name, default),
+        metadata={"env": name, "choices": choices},
+    )
     return value
 
 
-def _number_env(name: str, default: float) -> float:
-    """A number setting read like `_text_env`; a value that is not a number gives `default`."""
-    value: float = field(default_factory=lambda: _float_env(name, default))
+def _number_env(name: str, default: float, least: float = 0.0, above: bool = False) -> float:
+    """A number setting read like `_text_env`: at least `least` (more than it if `above`);
+    a value that is not a number gives `default` here, and a refusal at start."""
+    value: float = field(
+        default_factory=lambda: _float_env(name, default),
+        metadata={"env": name, "least": least, "above": above},
+    )
+    return value
+
+
+def _count_env(name: str, default: int, least: int = 0) -> int:
+    """A whole number setting, like `_number_env`."""
+    value: int = field(
+        default_factory=lambda: int(_float_env(name, default)),
+        metadata={"env": name, "least": least, "above": False, "whole": True},
+    )
     return value
 
 
@@ -45,7 +64,7 @@ class Settings:
     #: seconds a disconnected player keeps the seat before a bot takes it (0: never)
     grace_seconds: float = _number_env("CHOUX_GRACE_SECONDS", 180)
     #: seconds between server heartbeats on each WebSocket
-    heartbeat_seconds: float = _number_env("CHOUX_HEARTBEAT", 15)
+    heartbeat_seconds: float = _number_env("CHOUX_HEARTBEAT", 15, least=1)
     #: origins allowed for WebSockets besides the page's own host (comma-separated)
     allowed_origins: tuple[str, ...] = field(
         default_factory=lambda: tuple(
@@ -53,34 +72,30 @@ class Settings:
         )
     )
     #: multiplies every game window (tests and demos shorten the pauses between deals)
-    deadline_scale: float = _number_env("CHOUX_DEADLINE_SCALE", 1.0)
+    deadline_scale: float = _number_env("CHOUX_DEADLINE_SCALE", 1.0, above=True)
     #: Redis URL to run several server processes on one PostgreSQL database ("" = one process)
     redis_url: str = _text_env("CHOUX_REDIS_URL", "")
     #: seconds a finished table stays in memory once nobody watches it
     evict_seconds: float = _number_env("CHOUX_EVICT_SECONDS", 600)
     #: seconds between two checks of the held tables against the store, with several
     #: processes (a lost Redis message delays a change by at most this much)
-    resync_seconds: float = _number_env("CHOUX_RESYNC_SECONDS", 2)
+    resync_seconds: float = _number_env("CHOUX_RESYNC_SECONDS", 2, least=0.05)
     #: several processes: seconds a process holds the claim to compute a bot's move or play
     #: a clock's action for one version (the others take over after that if it died)
-    claim_seconds: float = _number_env("CHOUX_CLAIM_SECONDS", 5)
-    bot_threads: int = field(default_factory=lambda: int(_float_env("CHOUX_BOT_THREADS", 2)))
+    claim_seconds: float = _number_env("CHOUX_CLAIM_SECONDS", 5, above=True)
+    bot_threads: int = _count_env("CHOUX_BOT_THREADS", 2, least=1)
     #: seconds before a timer tries again a move the store could not write
-    store_retry_seconds: float = _number_env("CHOUX_STORE_RETRY_SECONDS", 2)
+    store_retry_seconds: float = _number_env("CHOUX_STORE_RETRY_SECONDS", 2, least=0.05)
     #: seconds a live table left by a previous run stays quiet when it is first reloaded,
     #: so that people's pages reconnect before bots move or windows close
     restore_quiet_seconds: float = _number_env("CHOUX_RESTORE_QUIET_SECONDS", 5)
     #: seconds an open table waits for its players before it closes (0: forever)
     open_table_seconds: float = _number_env("CHOUX_OPEN_TABLE_SECONDS", 6 * 3600)
     #: bot-only tables playing at once, in all and per client
-    max_bot_tables: int = field(default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES", 20)))
-    max_bot_tables_per_client: int = field(
-        default_factory=lambda: int(_float_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3))
-    )
+    max_bot_tables: int = _count_env("CHOUX_MAX_BOT_TABLES", 20)
+    max_bot_tables_per_client: int = _count_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3)
     #: WebSockets open at once per client address (0: no limit); beyond, closed with 4429
-    max_sockets_per_client: int = field(
-        default_factory=lambda: int(_float_env("CHOUX_MAX_SOCKETS_PER_CLIENT", 200))
-    )
+    max_sockets_per_client: int = _count_env("CHOUX_MAX_SOCKETS_PER_CLIENT", 200)
     #: rate limits per client (address), in the `limits` notation ("N per minute"; "" = none)
     limit_create: str = _text_env("CHOUX_LIMIT_CREATE", "20 per minute")
     limit_join: str = _text_env("CHOUX_LIMIT_JOIN", "60 per minute")
@@ -88,14 +103,17 @@ class Settings:
     limit_login: str = _text_env("CHOUX_LIMIT_LOGIN", "10 per 5 minutes")
     limit_messages: str = _text_env("CHOUX_LIMIT_MESSAGES", "30 per second")
     #: seconds between two looks at the store for correspondence deadlines that are due
-    correspondence_poll_seconds: float = _number_env("CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25)
+    correspondence_poll_seconds: float = _number_env(
+        "CHOUX_CORRESPONDENCE_POLL_SECONDS", 0.25, least=0.05
+    )
     #: multiplies correspondence move times (tests and demos: 1/3600 makes an hour a second)
-    correspondence_scale: float = _number_env("CHOUX_CORRESPONDENCE_SCALE", 1.0)
+    correspondence_scale: float = _number_env("CHOUX_CORRESPONDENCE_SCALE", 1.0, above=True)
     #: the operator's contact in the VAPID claims of web push ("mailto:..." or "https://...")
     push_contact: str = _text_env("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
     #: accept push endpoints on plain http or local addresses (tests, local push stubs)
     push_allow_local: bool = field(
-        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1"
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1",
+        metadata={"env": "CHOUX_PUSH_ALLOW_LOCAL", "choices": ("", "0", "1")},
     )
     #: SMTP server for « À vous de jouer » by e-mail ("" = no e-mail): smtp://host:25,
     #: smtp+starttls://user:password@host:587 or smtps://user:password@host:465
@@ -107,7 +125,57 @@ class Settings:
     limit_chat: str = _text_env("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
     #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted
     #: proxy says), "always" or "never"
-    secure_cookies: str = _text_env("CHOUX_SECURE_COOKIES", "auto")
+    secure_cookies: str = _text_env(
+        "CHOUX_SECURE_COOKIES", "auto", choices=("auto", "always", "never")
+    )
     #: proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (Uvicorn's
     #: forwarded_allow_ips: comma-separated addresses or networks, "*" for any)
     forwarded_allow_ips: str = _text_env("CHOUX_FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+    def problems(self) -> list[str]:
+        """What is wrong with the environment's settings, one French line each: the server
+        refuses to start on any (a value that is not a number fell back to its default
+        without a word; a heartbeat of 0 flooded every socket with pings)."""
+        found: list[str] = []
+        for spec in fields(self):
+            env = spec.metadata.get("env")
+            raw = os.environ.get(env) if isinstance(env, str) else None
+            if raw is None or not isinstance(env, str):
+                continue
+            choices = spec.metadata.get("choices")
+            if choices:
+                if raw not in choices:
+                    allowed = ", ".join(f"« {c} »" for c in choices if c) or "rien"
+                    found.append(f"{env} vaut « {raw} » : les valeurs possibles sont {allowed}.")
+                continue
+            if "least" not in spec.metadata:
+                continue
+            problem = _number_problem(env, raw, spec.metadata)
+            if problem:
+                found.append(problem)
+        for env, url, schemes in (
+            ("CHOUX_REDIS_URL", self.redis_url, ("redis://", "rediss://", "unix://")),
+            ("CHOUX_SMTP_URL", self.smtp_url, ("smtp://", "smtp+starttls://", "smtps://")),
+            ("CHOUX_PUSH_CONTACT", self.push_contact, ("mailto:", "https://")),
+        ):
+            if url and not url.startswith(schemes):
+                found.append(f"{env} doit commencer par {' ou '.join(schemes)}.")
+        return found
+
+
+def _number_problem(env: str, raw: str, spec: Mapping[str, object]) -> str | None:
+    """Why `raw` is no value for the number setting `env` (None: it is one)."""
+    least = float(spec["least"])  # type: ignore[arg-type]
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    whole = bool(spec.get("whole"))
+    kind = "un nombre entier" if whole else "un nombre (en secondes pour une durée)"
+    if not math.isfinite(value) or (whole and value != int(value)):
+        return f"{env} vaut « {raw} » : il faut {kind}."
+    if spec.get("above") and value <= least:
+        return f"{env} vaut « {raw} » : il faut un nombre plus grand que {least:g}."
+    if value < least:
+        return f"{env} vaut « {raw} » : il faut au moins {least:g}."
+    return None

@@ -11,7 +11,7 @@ from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
 from choux.web.gc_tuning import tune_gc
 from choux.web.ratelimits import BadLimit
-from choux.web.startup import check_database, check_mail, hold_database
+from choux.web.startup import check_database, check_mail, check_url, hold_database
 
 
 def address_to_open(host: str, port: int) -> str:
@@ -40,12 +40,15 @@ def banner(host: str, port: int, database: str) -> str:
 
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url or default_database_url())
+    problems = settings.problems()
     problem = (
-        check_mail(settings.smtp_url, settings.public_url)
+        "\n".join(problems)
+        or check_url(settings.database_url)
+        or check_mail(settings.smtp_url, settings.public_url)
         or check_database(settings.database_url)
-        or hold_database(settings.database_url)
+        or hold_database(settings.database_url, settings.redis_url)
     )
-    if problem is not None:  # one clear line, before anything says « servi »
+    if problem:  # one clear line each, before anything says « servi »
         print(problem, file=sys.stderr, flush=True)
         raise SystemExit(1)
     try:

@@ -10,13 +10,34 @@ import contextlib
 import fcntl
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import Any
 
-from sqlalchemy import create_engine, delete, insert
+from sqlalchemy import create_engine, delete, insert, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
 from choux.play.store import meta_t, migrate, sync_url
+
+#: first key of the PostgreSQL advisory lock every serving process holds (the second is
+#: the schema's: several sites may share a database in schemas of their own): exclusive for
+#: a process without Redis (it must be alone), shared for those with it
+SERVE_LOCK = 0x43484F55
+
+
+def check_url(url: str) -> str | None:
+    """None if `url` names a database Choux can use (SQLite or PostgreSQL), else why not,
+    without showing it (a malformed URL cannot hide its password)."""
+    try:
+        backend = make_url(url).get_backend_name()
+    except (ArgumentError, ValueError):
+        return "L'adresse de la base de données (CHOUX_DATABASE_URL ou --db) est mal formée."
+    if backend not in ("sqlite", "postgresql"):
+        return (
+            f"Base de données « {backend} » inconnue : Choux sert sur SQLite (sqlite:///…) "
+            "ou PostgreSQL (postgresql://…)."
+        )
+    return None
 
 
 def check_database(url: str) -> str | None:
@@ -54,19 +75,26 @@ def check_mail(smtp_url: str, public_url: str) -> str | None:
     return None
 
 
-#: the lock files this process holds for as long as it runs (see `hold_database`)
-_held: list[IO[bytes]] = []
+#: the locks this process holds for as long as it runs (see `hold_database`)
+_held: list[Any] = []
 
 
-def hold_database(url: str) -> str | None:
-    """SQLite serves one process: None once this process holds its file's lock, else why
-    not (in French). A second server on the same file would keep its own copy of every
-    table in memory and never hear of the other's moves: its pages would show an old game
-    for ever and the bots of a table would play in both. The lock is the kernel's (`flock`
-    on `<file>-lock`): a server that is killed leaves none behind."""
+def hold_database(url: str, redis_url: str = "") -> str | None:
+    """None once this process holds its database for as long as it runs, else why not (in
+    French). A second server that does not hear the first one's moves would keep its own
+    copy of every table in memory: its pages would show an old game for ever and the bots
+    of a table would play in both.
+
+    SQLite serves one process: the kernel's lock on `<file>-lock` (a server that is killed
+    leaves none behind). PostgreSQL serves several only when they all have Redis to hear
+    each other: a process without it takes an exclusive advisory lock, those with it a
+    shared one (a session's lock: it goes with the process's connection)."""
     parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "postgresql":
+        return _hold_postgresql(url, shared=bool(redis_url))
     database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+    if backend != "sqlite" or not database or database == ":memory:":
         return None
     shown = parsed.render_as_string(hide_password=True)
     try:
@@ -85,6 +113,42 @@ def hold_database(url: str) -> str | None:
         )
     _held.append(handle)
     return None
+
+
+def _hold_postgresql(url: str, *, shared: bool) -> str | None:
+    shown = make_url(url).render_as_string(hide_password=True)
+    engine = create_engine(sync_url(url), poolclass=NullPool)
+    try:
+        conn = engine.connect()
+        kind = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+        query = text(f"SELECT {kind}(:key, hashtext(current_schema()))")
+        taken = conn.execute(query, {"key": SERVE_LOCK}).scalar()
+        conn.commit()
+    except Exception as error:
+        engine.dispose()
+        return f"La base de données {shown} est inutilisable : {explain(error)}"
+    if not taken:
+        conn.close()
+        engine.dispose()
+        if shared:
+            return (
+                f"La base de données {shown} est déjà servie par un serveur Choux sans Redis : "
+                "arrêtez-le, ou donnez à chaque processus le même CHOUX_REDIS_URL."
+            )
+        return (
+            f"La base de données {shown} est déjà servie par un autre serveur Choux : "
+            "plusieurs processus sur une base PostgreSQL demandent tous le même "
+            "CHOUX_REDIS_URL (voir docs/operations.md)."
+        )
+    _held.append(conn)
+    return None
+
+
+def release_database() -> None:
+    """Give up what `hold_database` took (tests; a process lets go when it exits)."""
+    while _held:
+        with contextlib.suppress(Exception):
+            _held.pop().close()
 
 
 def explain(error: Exception) -> str:
