@@ -359,7 +359,7 @@ function drawJoin() {
   const form = document.querySelector('form[action$="/rejoindre"]');
   if (!form) return;
   const panel = form.closest(".join-panel");
-  const free = current.status === "open" ? current.seats.filter((s) => s.kind === "open").map((s) => s.seat) : [];
+  const free = current.status !== "over" ? current.seats.filter((s) => s.kind === "open").map((s) => s.seat) : [];
   if (panel) panel.hidden = !free.length;
   const select = form.querySelector("select[name=place]");
   if (!select) return;
