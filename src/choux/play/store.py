@@ -202,7 +202,14 @@ APPEND_WRITERS = 8
 #: the `seed` column keeps the low bits of seeds too large for it (the whole in seed_text)
 SEED_LOW_BITS = (1 << 62) - 1
 
-MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+def _migrations() -> Path:
+    """The Alembic scripts: the checkout's, or the copy an installed wheel carries."""
+    here = Path(__file__).resolve()
+    checkout = here.parents[3] / "migrations"
+    return checkout if (checkout / "env.py").exists() else here.parents[1] / "migrations"
+
+
+MIGRATIONS = _migrations()
 
 
 class VersionConflict(Exception):
