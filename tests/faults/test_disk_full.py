@@ -44,8 +44,12 @@ async def test_a_full_disk_refuses_the_move_and_the_table_plays_on_once_freed(
             except TableError as error:
                 assert error.kind == "unavailable"
             assert table.version == max(acks.moves)
+            # the health check says so (it answered « ok »: a balancer kept sending players)
+            problem = await service.store.health()
+            assert problem is not None and "ne sont plus enregistrés" in problem, problem
             filler.unlink()
             await play(service, table, acks, 6)  # the writer is alive: the table plays on
+            assert await service.store.health() is None
             assert max(acks.moves) >= stored[code][0] + 6
             await check_stored(service, code, acks)
         async with running(settings) as service:  # after a restart, nothing is missing

@@ -254,7 +254,14 @@ def test_passwords_never_reach_the_logs(sqlite_url: str, caplog: pytest.LogCaptu
         signup(c, "Germaine", "mot de passe secret 1")
         login(other(c), "Germaine", "mot de passe secret 2")
         signup(other(c), "<i>", "mot de passe secret 3")
+        login(other(c), "Germ\naine\x1b[31m", "mot de passe secret 4")
     assert "mot de passe secret" not in caplog.text
+    # a refused log-in is told to the operator (fail2ban), the pseudonym as inert data
+    refused = [r.getMessage() for r in caplog.records if "log-in refused" in r.getMessage()]
+    assert refused == [
+        "log-in refused for 'Germaine' from testclient",
+        "log-in refused for 'Germ\\naine\\x1b[31m' from testclient",
+    ], refused
 
 
 def test_the_accounts_migration_upgrades_a_release_0002_database(db_url: str) -> None:

@@ -331,3 +331,11 @@ def test_a_replay_whose_result_todays_rules_do_not_give_says_the_record_stands(
         page = c.get(f"/parties/{record_id}")
     assert page.status_code == 200
     assert "replay-rules-note" in page.text and "qui fait foi" in page.text
+
+
+def test_the_health_check_sets_no_cookie(sqlite_url: str) -> None:
+    """A probe every few seconds got a new session cookie each time."""
+    with client(sqlite_url) as c:
+        answer = c.get("/healthz")
+        assert answer.status_code == 200 and answer.text == "ok"
+        assert "set-cookie" not in answer.headers

@@ -131,6 +131,11 @@ class Settings:
     #: proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed (Uvicorn's
     #: forwarded_allow_ips: comma-separated addresses or networks, "*" for any)
     forwarded_allow_ips: str = _text_env("CHOUX_FORWARDED_ALLOW_IPS", "127.0.0.1")
+    #: the server's log: « warning » (problems only), « info » (also log-ins refused and
+    #: one line per request), « debug » or « error »
+    log_level: str = _text_env(
+        "CHOUX_LOG_LEVEL", "warning", choices=("debug", "info", "warning", "error")
+    )
 
     def problems(self) -> list[str]:
         """What is wrong with the environment's settings, one French line each: the server

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -201,6 +202,7 @@ APPEND_WRITERS = 8
 
 #: the `seed` column keeps the low bits of seeds too large for it (the whole in seed_text)
 SEED_LOW_BITS = (1 << 62) - 1
+
 
 def _migrations() -> Path:
     """The Alembic scripts: the checkout's, or the copy an installed wheel carries."""
@@ -393,6 +395,22 @@ class Store:
         #: next batch need not wait for it; SQLite has one writer)
         self._writers = asyncio.Semaphore(1)
         self._batches: set[asyncio.Task[None]] = set()
+        #: monotonic time since which every append has failed (None: the last one worked)
+        self.failing_since: float | None = None
+
+    async def health(self) -> str | None:
+        """None if the database answers and the last append was stored, else why not (in
+        French): a health check must not send players to a process that stores nothing."""
+        try:
+            async with asyncio.timeout(2.0):
+                async with self.db.connect() as conn:
+                    await conn.execute(text("select 1"))
+        except Exception as error:
+            return f"la base de données ne répond pas ({type(error).__name__})"
+        if self.failing_since is not None:
+            seconds = time.monotonic() - self.failing_since
+            return f"les coups ne sont plus enregistrés depuis {seconds:.0f} s"
+        return None
 
     async def open(self) -> None:
         await asyncio.to_thread(migrate, self.url)
@@ -624,6 +642,10 @@ class Store:
             outcomes = [StoreUnavailable(str(error))] * len(batch)
         finally:
             self._writers.release()
+        if any(not isinstance(outcome, BaseException) for outcome in outcomes):
+            self.failing_since = None
+        elif any(isinstance(outcome, StoreUnavailable) for outcome in outcomes):
+            self.failing_since = self.failing_since or time.monotonic()
         for (_, future), outcome in zip(batch, outcomes, strict=True):
             if future.done():
                 continue

@@ -7,6 +7,7 @@ a page, never logged.
 
 from __future__ import annotations
 
+import logging
 import secrets
 
 from fastapi import APIRouter, Request
@@ -21,6 +22,7 @@ from choux.web.ratelimits import Limits, client_key
 from choux.web.session import Session
 from choux.web.templating import render
 
+log = logging.getLogger("choux.accounts")
 router = APIRouter()
 
 TOO_MANY_LOGINS = "Trop de tentatives de connexion : patientez quelques minutes avant de réessayer."
@@ -154,6 +156,8 @@ async def login(request: Request) -> Response:
     try:
         account = await accounts.authenticate(pseudo, form.get("mot_de_passe"))
     except AccountError as error:
+        # for the operator (fail2ban and the like): the address, the pseudonym as data
+        log.info("log-in refused for %s from %s", ascii(pseudo[:40]), client)
         shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
         return render(request, "account_login.html", {"pseudo": shown, "error": error.message}, 403)
     token = await accounts.open_session(account)

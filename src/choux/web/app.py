@@ -86,7 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> HTMLResponse:
+    async def healthz(request: Request) -> HTMLResponse:
+        """« ok », or 503 with the reason when the database does not answer or stores
+        nothing (a full disk answered « ok »: a balancer kept sending players there)."""
+        problem = await request.app.state.store.health()
+        if problem is not None:
+            return HTMLResponse(f"indisponible : {problem}", status_code=503)
         return HTMLResponse("ok")
 
     return app

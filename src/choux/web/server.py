@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import sys
+from typing import Any
 
 import uvicorn
 from sqlalchemy.engine import make_url
@@ -43,6 +46,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     problems = settings.problems()
     problem = (
         "\n".join(problems)
+        or port_taken(host, port)
         or check_url(settings.database_url)
         or check_mail(settings.smtp_url, settings.public_url)
         or check_database(settings.database_url)
@@ -58,18 +62,79 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         raise SystemExit(1) from error
     tune_gc()
     database = make_url(settings.database_url).render_as_string(hide_password=True)
-    print(banner(host, port, database), flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        log_config=log_config(settings.log_level),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # views are a few KB: compressing costs more CPU than it saves
         # no protocol pings: the app's own heartbeat (`ws.heartbeat`, spread in time) keeps
         # every socket alive and closes a silent one; uvicorn pings all the sockets opened in
         # the same second at the same instant, every 20 s
         ws_ping_interval=None,
-        log_level="warning",
+        log_level=settings.log_level,
         proxy_headers=True,  # X-Forwarded-Proto/For, believed only from these proxies:
         forwarded_allow_ips=settings.forwarded_allow_ips,
     )
+    Announcing(config, banner(host, port, database)).run()
+
+
+class Announcing(uvicorn.Server):
+    """Uvicorn saying « servi » once it listens, not before: a port already taken or a
+    start-up that failed said it all the same (an operator's audit)."""
+
+    def __init__(self, config: uvicorn.Config, banner: str) -> None:
+        super().__init__(config)
+        self.banner = banner
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit:
+            print(self.banner, flush=True)
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why `host`:`port` cannot be listened on (in French), None if it can; checked before
+    the database is opened, so that the answer is one line, not Uvicorn's."""
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError as error:
+        return f"Adresse d'écoute « {host} » inconnue : {error.strerror or error}."
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return f"Le port {port} est déjà pris sur {host} : choisissez-en un autre (--port)."
+            return f"Impossible d'écouter sur {host}:{port} : {error.strerror or error}."
+    return None
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """Every line with its time, level, logger and process (two processes in one journal
+    were told apart by nothing): Choux's loggers and Uvicorn's alike, to stderr."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"}
+        },
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "plain",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "root": {"handlers": ["stderr"], "level": level.upper()},
+        "loggers": {
+            "uvicorn": {"level": level.upper()},
+            # one line per request at « info »: for a look at the traffic, not by default
+            "uvicorn.access": {"level": "INFO" if level in ("debug", "info") else "WARNING"},
+        },
+    }
