@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from choux import games
+from choux import admin, games
 from choux.engine import fairness
 from choux.engine.base import JSON, Bot, ChouxError, Game, InvalidOptions, State, fill_names
 from choux.engine.playout import play_out
@@ -32,6 +32,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+app.add_typer(admin.app, name="admin")
 
 
 def _print_version(wanted: bool) -> None:

@@ -414,3 +414,37 @@ def test_an_accounts_pseudonym_is_refused_to_anyone_else_at_a_table(sqlite_url: 
         assert join(guest, code, "Germain").status_code == 303
         table = germaine.app.state.service.tables[code]  # type: ignore[attr-defined]
         assert [s.name for s in table.seats] == ["Germaine", "Germain"]
+
+
+def test_the_operator_resets_a_forgotten_password(sqlite_url: str) -> None:
+    """`choux admin reset-password`: a player who forgot theirs had no way back in (the
+    site has no e-mail reset); the new password works, the old one and every device's
+    session no longer do. An unknown pseudonym is one line, exit 2."""
+    import subprocess
+    import sys
+
+    def admin(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "choux", "admin", *args, "--db", sqlite_url]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    with client(sqlite_url) as c:
+        assert signup(c, "Germaine").status_code == 303
+        phone = other(c)
+        assert login(phone, "Germaine").status_code == 303
+        done = admin("reset-password", "germaine")  # the pseudonym as typed, any case
+        assert done.returncode == 0, done.stderr
+        new = done.stdout.split("« germaine » : ")[1].split()[0]
+        assert len(new) >= 16
+        assert "Germaine" in admin("accounts").stdout
+        assert login_needed(phone)  # the phone's session was closed
+        assert login(other(c), "Germaine").status_code == 403  # the old password
+        assert login(other(c), "Germaine", new).status_code == 303
+    unknown = admin("reset-password", "Personne")
+    assert unknown.returncode == 2 and "Aucun compte « Personne »" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+
+
+def login_needed(c: object) -> bool:
+    """The device's session is closed: its account page asks to log in again."""
+    page = c.get("/compte", follow_redirects=False)  # type: ignore[attr-defined]
+    return page.status_code == 303 and page.headers["location"].startswith("/connexion")

@@ -203,6 +203,26 @@ class Accounts:
                 update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
             )
 
+    async def reset_password(self, account: Account) -> str:
+        """The operator's way back in for a player who forgot: a new random password (to
+        hand over), every device logged out."""
+        secret = secrets.token_urlsafe(15)  # 20 characters
+        hashed = await asyncio.to_thread(hasher.hash, secret)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
+            )
+        await self.close_all_sessions(account)
+        return secret
+
+    async def listing(self) -> list[tuple[str, datetime]]:
+        """Every account: its pseudonym and when it was made, oldest first."""
+        async with self.store.db.connect() as conn:
+            rows = await conn.execute(
+                select(accounts_t.c.pseudo, accounts_t.c.created_at).order_by(accounts_t.c.id)
+            )
+            return [(row.pseudo, row.created_at) for row in rows]
+
     # ------------------------------------------------------------------ sessions
 
     async def open_session(self, account: Account) -> str:
