@@ -242,10 +242,9 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed (random by default)")] = None,
     name: Annotated[str, typer.Option(help="your name at the table")] = "Humain",
 ) -> None:
-    """Play a full game in the terminal, in French, against bots (you are seat 1).
-
-    The game's texts speak of every player in the third person (« X gagne la partie »), so
-    the person gets a name, not « Vous »."""
+    """Play a full game in the terminal, in French, against bots (you are seat 1)."""
+    # the game's texts speak of every player in the third person (« X gagne la partie »),
+    # so the person gets a name (--name), not « Vous »
     game = games.get(game_name)
     players = players if players is not None else game.min_players
     options = parse_options(preset, option or [])
