@@ -124,11 +124,13 @@ def log_config(level: str) -> dict[str, Any]:
         "formatters": {
             "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"}
         },
+        "filters": {"repeats": {"()": "choux.web.log_repeats.Repeats"}},
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "formatter": "plain",
                 "stream": "ext://sys.stderr",
+                "filters": ["repeats"],
             }
         },
         "root": {"handlers": ["stderr"], "level": level.upper()},
