@@ -294,6 +294,14 @@ def test_parlote_decisions_sit_in_a_dock_on_screen(tmp_path: Path) -> None:
         dock = page.locator(".parlote-dock").bounding_box()
         assert reading and dock and reading["y"] + reading["height"] <= dock["y"] + 1
 
+        # four passes: the cards are dealt again, and a toast says so (only the log did)
+        passes = arrange(4, reader=3)
+        while passes.redeals == 0:
+            passes.apply(passes.turn, Pass())
+        put_state(server, code, passes)
+        page.wait_for_selector("#notice.info:not([hidden])")
+        assert "Quatre passes" in page.locator("#notice").inner_text()
+
         # Berthe bids 80 while Marcel thinks: Gustave may coinche, the bid to beat is shown
         colours = ("insuffisance", "influence")
         state = arrange(4, reader=3)

@@ -30,7 +30,7 @@ as typed and must be displayed escaped):
 - "hand_sizes": [int × 4]
 - "bidding": {"history": [{"seat", "kind": "bid"|"pass"|"coinche", "amount", "colours"}],
   "turn": seat or None, "high": the highest bid entry or None, "amounts": the amounts
-  one may still bid}
+  one may still bid, "redeals": the deals redone after four passes}
 - "contract": None or {"seat", "team", "amount", "capot", "colours", "coinched",
   "coinched_by"}
 - "trick": {"number": 1..7, "leader": seat, "plays": [play]}; a play is {"seat", "card":
@@ -893,6 +893,8 @@ class ParloteState(State):
                 "amounts": [a for a in rules.bid_amounts() if current is None or a > current]
                 if current != data.CAPOT
                 else [],
+                # four passes redeal: the pages say so when this grows
+                "redeals": self.redeals,
             },
             "contract": self.contract.to_json() if self.contract is not None else None,
             "trick": {

@@ -45,6 +45,9 @@ const channel = new SeatChannel(tableSocketUrl(code), {
     cues.beforeDraw();
     draw();
     if (before !== message) cues.afterDraw(before, current);  // sounds and motion: news only
+    // what a game says aloud when it happens (« on redistribue »), besides its log line
+    const news = before !== message && !message.full && typeof renderer.news === "function" ? renderer.news(before.view, message.view) : null;
+    if (news) showNotice(news, "info");
   },
   onNotice: showNotice,
   onBusy: (busy) => root.classList.toggle("busy", busy),

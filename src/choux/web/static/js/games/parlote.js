@@ -334,6 +334,16 @@ export function waitingOn(view) {
   return view.actors;
 }
 
+/** News worth a toast: four passes redeal the cards (the hand changed under the players'
+ * eyes with only a log line to say why). */
+export function news(before, view) {
+  const redeals = (v) => (v && v.bidding && v.bidding.redeals) || 0;
+  if (before && view && redeals(view) > redeals(before)) {
+    return "Quatre passes : les cartes sont redistribuées, le même joueur pioche.";
+  }
+  return null;
+}
+
 /** The status line when nobody is waited for and the viewer has nothing to do. */
 export function phaseText(view) {
   return view.phase === "liar" ? "Qui a menti en dernier ? Chacun peut dire « Moi ! »." : null;
