@@ -153,23 +153,43 @@ def test_sideways_the_trick_to_answer_is_on_screen_with_the_hand(tmp_path: Path)
         assert not errors, errors
 
 
+def my_turn(players: int) -> CulDeChouetteState:
+    """Seat 0 (the page's) is to roll its Chouettes, nobody else has anything to do."""
+    state = CulDeChouetteState(players, 1, {})
+    state.tiebreak = None
+    state.roller = 0
+    start_turn(state)
+    state.scores = [60] * players
+    state._fresh()
+    return state
+
+
+def scroll_settled(page: Any) -> None:
+    """Wait until the page has not scrolled for 300 ms (the smooth scroll to the turn): a
+    fixed pause was too short on a loaded machine (a flaky test)."""
+    page.evaluate(
+        """() => new Promise((done) => {
+          let last = scrollY, still = 0;
+          const tick = setInterval(() => {
+            still = scrollY === last ? still + 50 : 0;
+            last = scrollY;
+            if (still >= 300) { clearInterval(tick); done(); }
+          }, 50);
+          setTimeout(() => { clearInterval(tick); done(); }, 5000);
+        })"""
+    )
+
+
 def test_sideways_cul_de_chouette_dice_are_above_the_dock_on_my_turn(tmp_path: Path) -> None:
     with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
         errors: list[str] = []
         page = phone(browser, SIDEWAYS, errors)
         invite = create_table(page, server.url, "cul-de-chouette", "Germaine", 2, {1: "bot:easy"})
-        quicken_bots(server, invite, 0.2)
-        # the robot may roll first and open a window where we may bet or buy: it waits
-        # for us (its deadline is stretched here), so we pass until our own turn comes
-        for _ in range(300):
-            if page.locator(".roll-button").count():
-                break
-            page.evaluate(
-                "document.querySelector('#actions .pass-button:not([disabled])')?.click()"
-            )
-            page.wait_for_timeout(100)
+        # our own turn, set: the robot's random play made the way there a flaky test
+        quicken_bots(server, invite, 50)  # the robot waits
+        put_state(server, code_of(invite), my_turn(2))
         page.wait_for_selector(".roll-button", timeout=10_000)
-        page.wait_for_timeout(900)  # the smooth scroll to the turn
+        scroll_settled(page)
         dock_top = box_of(page, "#actions.cdc-dock")["top"]
         dice = in_view(page, ".cdc-dice .die", dock_top)
         shoot(page, "phone-games-cdc-sideways-turn")
