@@ -22,6 +22,7 @@ FLOORS = {
     "web": 4,
     "cli": 5,
     "benchmark": 5,
+    "admin": 5,
     "__main__": 5,
 }
 
