@@ -21,8 +21,19 @@ export function announce(lines) {
   queued.push(...fresh.slice(-4));  // a burst (a whole trick at once) stays short
 }
 
+let wasAsked = false;
+
 /** Say `text` when the turn comes to the viewer (not again while it stays theirs). */
 export function announceTurn(myTurn, text) {
   if (myTurn && !wasMyTurn) announce([text]);
   wasMyTurn = myTurn;
+}
+
+/** Say `text` when the viewer may act without being waited for (an optional « Moi ! »):
+ * its own memory, so that it never hides the next real turn (a race, where everyone may
+ * shout, swallowed the next roller's « À vous »: a review). */
+export function announceAsked(asked, text) {
+  const now = asked && Boolean(text && text.trim());
+  if (now && !wasAsked) announce([text]);
+  wasAsked = now;
 }

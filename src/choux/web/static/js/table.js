@@ -8,7 +8,7 @@ import { Cues } from "./cues.js";
 import { pointsText } from "./widgets.js";
 import * as generic from "./games/generic.js";
 import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
-import { announce, announceTurn } from "./announce.js";
+import { announce, announceAsked, announceTurn } from "./announce.js";
 
 const root = document.getElementById("table");
 const code = root.dataset.code;
@@ -270,9 +270,9 @@ function statusLine() {
     statusLine.timer = setInterval(tick, 250);
   }
   root.classList.toggle("my-turn", myTurn);
+  announceTurn(myTurn, text);
   // asked without being waited for (an optional « Moi ! »): still said to a screen reader
-  const asked = mySeat !== null && live && !waiting.length && acting.includes(mySeat);
-  announceTurn(myTurn || asked, text);
+  announceAsked(mySeat !== null && live && !myTurn && !waiting.length && acting.includes(mySeat), text);
   document.title = (myTurn ? "● À vous · " : "") + baseTitle;
   return myTurn;
 }

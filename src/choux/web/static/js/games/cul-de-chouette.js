@@ -311,7 +311,8 @@ let raceBuzzed = "";
 /** A phone buzzes briefly when a race opens: the shout must come fast. */
 function buzzOnRace(view, ctx) {
   const key = view.race ? `${view.turn}:${view.race.kind}` : "";
-  if (key && key !== raceBuzzed && ctx.message.status === "live" && ctx.seat !== null && navigator.vibrate) {
+  const mine = ctx.seat !== null && !outOfRace(view, ctx.seat);  // not the sipper's Contre-Sirop
+  if (key && key !== raceBuzzed && ctx.message.status === "live" && mine && navigator.vibrate) {
     try { navigator.vibrate(60); } catch (error) { /* not allowed before a first touch */ }
   }
   raceBuzzed = key;
