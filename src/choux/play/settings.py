@@ -18,9 +18,22 @@ def default_database_url() -> str:
 
 def _float_env(name: str, default: float) -> float:
     try:
-        return float(os.environ.get(name, default))
+        return float(os.environ.get(name, "").strip() or default)  # empty: the default
     except ValueError:
         return default  # said by `Settings.problems`, which the server checks at start
+
+
+def _chosen(raw: str, default: str, choices: tuple[str, ...]) -> str:
+    """A text setting as given, or for one with `choices` in small letters (« INFO » is
+    « info »), and empty as the default."""
+    if not choices:
+        return raw
+    return raw.strip().lower() or default
+
+
+def _int_env(name: str, default: int) -> int:
+    value = _float_env(name, default)
+    return int(value) if math.isfinite(value) else default  # nan, inf: said by `problems`
 
 
 def _text_env(name: str, default: str, choices: tuple[str, ...] = ()) -> str:
@@ -28,7 +41,7 @@ def _text_env(name: str, default: str, choices: tuple[str, ...] = ()) -> str:
     time Settings is built, so tests may set the variable first (`choices`: the only
     values it may take)."""
     value: str = field(
-        default_factory=lambda: os.environ.get(name, default),
+        default_factory=lambda: _chosen(os.environ.get(name, default), default, choices),
         metadata={"env": name, "choices": choices},
     )
     return value
@@ -47,7 +60,7 @@ def _number_env(name: str, default: float, least: float = 0.0, above: bool = Fal
 def _count_env(name: str, default: int, least: int = 0) -> int:
     """A whole number setting, like `_number_env`."""
     value: int = field(
-        default_factory=lambda: int(_float_env(name, default)),
+        default_factory=lambda: _int_env(name, default),
         metadata={"env": name, "least": least, "above": False, "whole": True},
     )
     return value
@@ -145,11 +158,11 @@ class Settings:
         for spec in fields(self):
             env = spec.metadata.get("env")
             raw = os.environ.get(env) if isinstance(env, str) else None
-            if raw is None or not isinstance(env, str):
-                continue
+            if raw is None or not raw.strip() or not isinstance(env, str):
+                continue  # unset or empty: the default (an EnvironmentFile's « X= »)
             choices = spec.metadata.get("choices")
             if choices:
-                if raw not in choices:
+                if raw.strip().lower() not in choices:
                     allowed = ", ".join(f"« {c} »" for c in choices if c) or "rien"
                     found.append(f"{env} vaut « {raw} » : les valeurs possibles sont {allowed}.")
                 continue

@@ -25,8 +25,10 @@ class Repeats(logging.Filter):
         self.seen: dict[tuple[str, str], tuple[float, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING:
-            return True  # info and debug lines are asked for: all of them
+        if record.levelno != logging.WARNING or record.exc_info:
+            # info and debug lines are asked for; errors and tracebacks each tell their own
+            # story (Uvicorn says « Exception in ASGI application » for every crash)
+            return True
         kind = (record.name, str(record.msg))
         now = self.clock()
         last = self.seen.get(kind)
