@@ -218,10 +218,12 @@ def test_the_others_see_how_long_before_a_bot_takes_an_absent_seat(
         join(bob, code, "Bob")
         table = c.app.state.service.tables[code]
         with bob.websocket_connect(f"/t/{code}/ws") as ws:
-            assert receive_state(ws)["bot_in"] == {}
+            receive_state(ws)
             with c.websocket_connect(f"/t/{code}/ws") as alice:
                 receive_state(alice)
-                wait_for(lambda: table.connections.get(0) == 1)
+                # her seat's grace (armed while no page of hers was open) ends as she comes
+                wait_for(lambda: table.connections.get(0) == 1 and not table.bot_at)
+                assert bob.get(f"/t/{code}/etat.json").json()["bot_in"] == {}
             wait_for(lambda: 0 in table.bot_at)
             state = bob.get(f"/t/{code}/etat.json").json()
             assert 110 <= state["bot_in"]["0"] <= 120

@@ -167,6 +167,8 @@ async def test_a_malformed_sessions_message_is_ignored_and_a_good_one_heard() ->
         {"origin": listener.origin, "sessions_of": "p"},  # its own: already closed here
     ):
         await listener._heard(hostile, no_table)
+    await asyncio.sleep(0.01)
     assert closed == []
     await listener._heard({"origin": "x", "sessions_of": "p", "only": "s1"}, no_table)
+    await asyncio.sleep(0.01)  # closed in a task of its own, not in the listener's loop
     assert closed == [("p", "s1", None)]

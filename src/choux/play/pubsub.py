@@ -28,7 +28,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import orjson
@@ -43,7 +43,7 @@ Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 #: codes of the tables whose presence changed on another process
 PresenceHandler = Callable[[list[str]], Awaitable[None]]
 #: (player, `only` that session / None, all but `keep` / None): an account's sessions closed
-SessionsHandler = Callable[[str, str | None, str | None], Awaitable[object]]
+SessionsHandler = Callable[[str, str | None, str | None], Coroutine[Any, Any, object]]
 #: (table code, seat, True: a socket of it is open here / False: none is any more)
 Mark = tuple[str, int, bool]
 #: seconds a claim or a presence call may take before Redis is taken as away
@@ -214,6 +214,7 @@ class RedisPubSub:
         self.scripts: dict[str, Any] = {}
         self.on_presence: PresenceHandler | None = None
         self.on_sessions: SessionsHandler | None = None
+        self._closing_sessions: set[asyncio.Task[object]] = set()
         #: monotonic time before which no claim is tried (Redis failed one)
         self.claims_off_until = 0.0
         #: claims taken and lost by this process (the loser waits for the winner's move)
@@ -290,7 +291,10 @@ class RedisPubSub:
         if self.on_sessions is None or not isinstance(player, str):
             return
         if all(value is None or isinstance(value, str) for value in (only, keep)):
-            await self.on_sessions(player, only, keep)
+            # a task: a socket slow to close must not hold up every other message
+            task = asyncio.get_running_loop().create_task(self.on_sessions(player, only, keep))
+            self._closing_sessions.add(task)
+            task.add_done_callback(self._closing_sessions.discard)
 
     def heard_all_since(self, epoch: int) -> bool:
         return self.listening and self.epoch == epoch
@@ -307,7 +311,8 @@ class RedisPubSub:
             return
         message = {"origin": self.origin, "sessions_of": player, "only": only, "keep": keep}
         try:
-            await self._send(orjson.dumps(message))
+            async with asyncio.timeout(REDIS_PATIENCE * 4):  # a log-out never waits on Redis
+                await self._send(orjson.dumps(message))
         except Exception as error:
             log.warning("could not publish closed sessions: %s", error)
 
