@@ -75,7 +75,8 @@ def opening_lines(row: TableRow, title: str) -> list[str]:
     the order of seats)."""
     seated = [s for s in row.seats if s.kind == "human" and s.name and not s.host]
     lines = [f"Table ouverte : {title}.", *(seated_line(s.name or "", s.seat) for s in seated)]
-    return [*lines, EVERYONE_HERE] if seated and row.status != "open" else lines
+    started = row.status == "live" or bool(row.actions)  # not an open table that expired
+    return [*lines, EVERYONE_HERE] if seated and started else lines
 
 
 def new_code() -> str:
