@@ -48,8 +48,8 @@ async def test_a_full_disk_refuses_the_move_and_the_table_plays_on_once_freed(
             problem = await service.store.health()
             assert problem is not None and "ne sont plus enregistrés" in problem, problem
             filler.unlink()
+            assert await service.store.health() is None  # its own write probe: room again
             await play(service, table, acks, 6)  # the writer is alive: the table plays on
-            assert await service.store.health() is None
             assert max(acks.moves) >= stored[code][0] + 6
             await check_stored(service, code, acks)
         async with running(settings) as service:  # after a restart, nothing is missing

@@ -72,3 +72,30 @@ def test_upgrading_from_the_first_release_keeps_the_tables(db_url: str) -> None:
             assert conn.execute(select(ratings_t)).all() == []
     finally:
         engine.dispose()
+
+
+def test_a_database_made_without_migrations_is_stamped_or_refused(db_url: str) -> None:
+    """An installed server of a release whose wheel carried no migrations made its
+    database with create_all and no alembic_version: the next one, with migrations, failed
+    to start on « table tables already exists » (a review). At the current schema it is
+    stamped and starts; at an older one it is refused with what is missing."""
+    import pytest
+    from alembic.script import ScriptDirectory
+
+    from choux.play.store import OldSchema
+
+    engine = create_engine(sync_url(db_url))
+    try:
+        metadata.create_all(engine)
+        migrate(db_url)  # stamped, then nothing to do
+        with engine.connect() as conn:
+            version = conn.execute(text("select version_num from alembic_version")).scalar()
+        head = ScriptDirectory.from_config(alembic_config(db_url)).get_current_head()
+        assert version == head
+        with engine.begin() as conn:
+            conn.execute(text("drop table alembic_version"))
+            conn.execute(text("alter table tables drop column seed_text"))
+        with pytest.raises(OldSchema, match=r"tables\.seed_text"):
+            migrate(db_url)
+    finally:
+        engine.dispose()

@@ -34,8 +34,10 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -310,6 +312,8 @@ def _migrate(url: str) -> None:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["url"] = sync_url(url)
+        if _made_without_migrations(url):
+            command.stamp(config, "head")
         command.upgrade(config, "head")
         return
     from sqlalchemy import create_engine
@@ -317,6 +321,37 @@ def _migrate(url: str) -> None:
     engine = create_engine(sync_url(url))
     metadata.create_all(engine)
     engine.dispose()
+
+
+class OldSchema(Exception):
+    """A database made without migrations, at a schema older than this code's."""
+
+
+def _made_without_migrations(url: str) -> bool:
+    """Was this database made by `create_all` (an installed server of a release that
+    carried no migrations) at the current schema? Then it is stamped: upgrading it from
+    revision 0001 failed on « table tables already exists ». At an older schema nobody can
+    tell its revision: `OldSchema` says what is missing."""
+    engine = create_engine(sync_url(url), poolclass=NullPool)
+    try:
+        found = inspect(engine)
+        names = set(found.get_table_names())
+        if "alembic_version" in names or "tables" not in names:
+            return False
+        missing = [t.name for t in metadata.sorted_tables if t.name not in names]
+        for table in metadata.sorted_tables:
+            if table.name in names:
+                have = {column["name"] for column in found.get_columns(table.name)}
+                missing += [f"{table.name}.{c.name}" for c in table.columns if c.name not in have]
+    finally:
+        engine.dispose()
+    if missing:
+        raise OldSchema(
+            "base créée sans migrations, à un schéma plus ancien (il manque "
+            f"{', '.join(missing[:4])}) : marquez sa révision à la main "
+            "(alembic stamp <révision>), puis relancez"
+        )
+    return True
 
 
 def _rate_in(conn: Any, table_id: int, record: dict[str, Any], now: datetime) -> None:
@@ -408,8 +443,18 @@ class Store:
         except Exception as error:
             return f"la base de données ne répond pas ({type(error).__name__})"
         if self.failing_since is not None:
-            seconds = time.monotonic() - self.failing_since
-            return f"les coups ne sont plus enregistrés depuis {seconds:.0f} s"
+            # the last append failed: is writing possible again? (a balancer that took the
+            # process out sends no player to try: the 503 would last until a restart)
+            try:
+                async with asyncio.timeout(2.0):
+                    async with self.db.begin() as conn:
+                        await conn.execute(delete(meta_t).where(meta_t.c.key == "health"))
+                        now = datetime.now(UTC).isoformat()
+                        await conn.execute(insert(meta_t).values(key="health", value=now))
+            except Exception:
+                seconds = time.monotonic() - self.failing_since
+                return f"les coups ne sont plus enregistrés depuis {seconds:.0f} s"
+            self.failing_since = None
         return None
 
     async def open(self) -> None:
