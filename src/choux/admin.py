@@ -23,6 +23,25 @@ class AdminError(ChouxError):
     """A refused admin command (one line, exit 2)."""
 
 
+def _database(db: str | None) -> str:
+    """The database to work on: a URL Choux can use, and for SQLite a file that exists
+    (run from the wrong folder, the command made and migrated a new empty one)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from choux.web.startup import check_url
+
+    url = db or default_database_url()
+    problem = check_url(url)
+    if problem:
+        raise AdminError(problem)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        raise AdminError(f"Pas de base SQLite à {parsed.database} : indiquez-la avec --db.")
+    return url
+
+
 async def _reset(url: str, pseudo: str) -> str:
     from choux.play.accounts import Accounts  # the database's modules: only when asked
     from choux.play.store import Store
@@ -59,7 +78,7 @@ def reset_password(
 ) -> None:
     """Give an account a new random password (printed) and log it out everywhere: for a
     player who forgot theirs (the site has no e-mail reset)."""
-    secret = asyncio.run(_reset(db or default_database_url(), pseudo))
+    secret = asyncio.run(_reset(_database(db), pseudo))
     console.print(f"Nouveau mot de passe de « {pseudo} » : {secret}", highlight=False)
     console.print("Tous ses appareils sont déconnectés.", highlight=False)
 
@@ -67,5 +86,5 @@ def reset_password(
 @app.command("accounts")
 def accounts(db: Annotated[str | None, DB] = None) -> None:
     """List the accounts: pseudonym and date of creation."""
-    for pseudo, made in asyncio.run(_listing(db or default_database_url())):
+    for pseudo, made in asyncio.run(_listing(_database(db))):
         console.print(f"{made}  {pseudo}", highlight=False)

@@ -8,6 +8,7 @@ import html
 import logging
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -442,6 +443,13 @@ def test_the_operator_resets_a_forgotten_password(sqlite_url: str) -> None:
     unknown = admin("reset-password", "Personne")
     assert unknown.returncode == 2 and "Aucun compte « Personne »" in unknown.stderr
     assert "Traceback" not in unknown.stderr
+    # a wrong path made and migrated a new empty base, then answered « Aucun compte »
+    if sqlite_url.startswith("sqlite"):
+        nowhere = sqlite_url + ".absent"
+        command = [sys.executable, "-m", "choux", "admin", "accounts", "--db", nowhere]
+        lost = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert lost.returncode == 2 and "Pas de base SQLite" in lost.stderr
+        assert not Path(nowhere.removeprefix("sqlite:///")).exists()
 
 
 def login_needed(c: object) -> bool:

@@ -49,8 +49,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         or port_taken(host, port)
         or check_url(settings.database_url)
         or check_mail(settings.smtp_url, settings.public_url)
+        or hold_database(settings.database_url, settings.redis_url)  # before any migration
         or check_database(settings.database_url)
-        or hold_database(settings.database_url, settings.redis_url)
     )
     if problem:  # one clear line each, before anything says « servi »
         print(problem, file=sys.stderr, flush=True)

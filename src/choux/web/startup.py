@@ -120,6 +120,10 @@ def _hold_postgresql(url: str, *, shared: bool) -> str | None:
     engine = create_engine(sync_url(url), poolclass=NullPool)
     try:
         conn = engine.connect()
+        # the database server notices within a minute or two that a crashed process's
+        # connection is dead, and lets its lock go (else: hours, and no restart meanwhile)
+        for setting, value in (("idle", 30), ("interval", 10), ("count", 6)):
+            conn.execute(text(f"SET tcp_keepalives_{setting} = {value}"))
         kind = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
         query = text(f"SELECT {kind}(:key, hashtext(current_schema()))")
         taken = conn.execute(query, {"key": SERVE_LOCK}).scalar()
