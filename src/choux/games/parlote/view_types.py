@@ -23,6 +23,7 @@ class Bidding(TypedDict):
     turn: Seat | None
     high: dict[str, JSON] | None
     amounts: list[int]
+    redeals: int
 
 
 class TrickView(TypedDict):
