@@ -165,6 +165,32 @@ def test_moves_and_log_lines_are_announced_in_a_live_region(tmp_path: Path) -> N
         assert "Moi !" in page.locator("#log").inner_text()
 
 
+def test_the_turn_after_an_optional_moi_is_still_announced(tmp_path: Path) -> None:
+    """Gustave may say « Moi ! » and does not: when the clock ends that round and makes him
+    the first to draw, a screen reader still hears « À vous de piocher ! ». (My first way
+    of announcing the optional « Moi ! » shared the turn's memory and swallowed it: a
+    review.)"""
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        page = browser.new_page(viewport=PHONE)
+        code = prepared_table(page, server, "parlote", "Gustave", 4)
+        state = ParloteState(3)  # the clock then draws Gustave among four silent players
+        put_state(server, code, state)
+        page.wait_for_function(
+            "() => document.getElementById('announcer').textContent.includes('Qui a menti')"
+        )
+
+        async def the_clock_ends_the_round() -> None:
+            table = server.service.tables[code]
+            async with table.lock:
+                table.state.apply_timeout()
+
+        server.call(the_clock_ends_the_round())
+        put_state(server, code, state)
+        page.wait_for_function(
+            "() => document.getElementById('announcer').textContent.includes('piocher')"
+        )
+
+
 CONTROLS = (
     "a[href], button:not([disabled]), select:not([disabled]), textarea:not([disabled]), "
     "input:not([type=hidden]):not([disabled]), summary"
