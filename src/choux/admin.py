@@ -5,13 +5,18 @@ sessions). Tables live in the server's memory: close them through the site, not 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from choux.engine.base import ChouxError
 from choux.play.settings import default_database_url
+
+if TYPE_CHECKING:
+    from choux.play.accounts import Accounts
 
 app = typer.Typer(help="Operator's tools (accounts).", no_args_is_help=True)
 console = Console()
@@ -42,32 +47,31 @@ def _database(db: str | None) -> str:
     return url
 
 
-async def _reset(url: str, pseudo: str) -> str:
+@contextlib.asynccontextmanager
+async def _accounts(url: str) -> AsyncIterator[Accounts]:
+    """The accounts of the database at `url`, for the time of one command."""
     from choux.play.accounts import Accounts  # the database's modules: only when asked
     from choux.play.store import Store
 
     store = Store(url)
     await store.open()
     try:
-        accounts = Accounts(store)
+        yield Accounts(store)
+    finally:
+        await store.close()
+
+
+async def _reset(url: str, pseudo: str) -> str:
+    async with _accounts(url) as accounts:
         account = await accounts.by_pseudo(pseudo)
         if account is None:
             raise AdminError(f"Aucun compte « {pseudo} ».")
         return await accounts.reset_password(account)
-    finally:
-        await store.close()
 
 
 async def _listing(url: str) -> list[tuple[str, str]]:
-    from choux.play.accounts import Accounts
-    from choux.play.store import Store
-
-    store = Store(url)
-    await store.open()
-    try:
-        found = await Accounts(store).listing()
-    finally:
-        await store.close()
+    async with _accounts(url) as accounts:
+        found = await accounts.listing()
     return [(pseudo, made.strftime("%Y-%m-%d %H:%M")) for pseudo, made in found]
 
 

@@ -216,6 +216,13 @@ def _migrations() -> Path:
 MIGRATIONS = _migrations()
 
 
+def stamp_meta(key: str) -> tuple[Any, Any]:
+    """The two statements that write the time now under `key` in `meta`: a real write, to
+    prove that the database takes them (at start-up, and for the health check)."""
+    now = datetime.now(UTC).isoformat()
+    return delete(meta_t).where(meta_t.c.key == key), insert(meta_t).values(key=key, value=now)
+
+
 class VersionConflict(Exception):
     """Another writer appended an action first: reload the table from the log."""
 
@@ -448,9 +455,8 @@ class Store:
             try:
                 async with asyncio.timeout(2.0):
                     async with self.db.begin() as conn:
-                        await conn.execute(delete(meta_t).where(meta_t.c.key == "health"))
-                        now = datetime.now(UTC).isoformat()
-                        await conn.execute(insert(meta_t).values(key="health", value=now))
+                        for statement in stamp_meta("health"):
+                            await conn.execute(statement)
             except Exception:
                 seconds = time.monotonic() - self.failing_since
                 return f"les coups ne sont plus enregistrés depuis {seconds:.0f} s"

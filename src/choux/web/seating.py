@@ -23,11 +23,11 @@ from choux.web.session import Session
 router = APIRouter()
 
 PRIVATE = "Cette table est privée : il faut le lien d'invitation complet pour y entrer."
-#: the waits quick play offers before bots fill the empty seats (seconds)
 REMATCH_SEATS = (
     "Les places de cette revanche attendent les joueurs de la partie précédente : "
     "pour vous asseoir, demandez-leur le lien d'invitation."
 )
+#: the waits quick play offers before bots fill the empty seats (seconds)
 QUICK_WAIT_LABELS = {
     5: "5 secondes",
     15: "15 secondes",

@@ -79,14 +79,17 @@ class Session:
         self.dirty = True
 
     def remember_invite(self, code: str) -> None:
-        if code not in self.invited:
-            self.invited = [*self.invited, code][-MAX_SEATS:]
-            self.dirty = True
+        self.invited = self._with(self.invited, code)
 
     def remember_watching(self, code: str) -> None:
-        if code not in self.watching:
-            self.watching = [*self.watching, code][-MAX_SEATS:]
-            self.dirty = True
+        self.watching = self._with(self.watching, code)
+
+    def _with(self, codes: list[str], code: str) -> list[str]:
+        """`codes` with `code` last (the newest `MAX_SEATS` kept): the cookie changes."""
+        if code in codes:
+            return codes
+        self.dirty = True
+        return [*codes, code][-MAX_SEATS:]
 
     def become(self, player: str, auth: str = "", account: str = "") -> None:
         """Switch identity (log-in, log-out): the seats of the old one are forgotten."""

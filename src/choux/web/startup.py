@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, insert, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
-from choux.play.store import meta_t, migrate, sync_url
+from choux.play.store import migrate, stamp_meta, sync_url
 
 #: first key of the PostgreSQL advisory lock every serving process holds (the second is
 #: the schema's: several sites may share a database in schemas of their own): exclusive for
@@ -48,9 +47,8 @@ def check_database(url: str) -> str | None:
         engine = create_engine(sync_url(url), poolclass=NullPool)
         try:
             with engine.begin() as conn:  # a real write: a read-only file fails here
-                conn.execute(delete(meta_t).where(meta_t.c.key == "started_at"))
-                now = datetime.now(UTC).isoformat()
-                conn.execute(insert(meta_t).values(key="started_at", value=now))
+                for statement in stamp_meta("started_at"):
+                    conn.execute(statement)
         finally:
             engine.dispose()
     except Exception as error:
