@@ -20,7 +20,7 @@ from choux.web import accounts, days_pages, errors, gc_tuning, learn, pages, pla
 from choux.web.gc_tuning import keep_live_set_frozen
 from choux.web.headers import SecurityHeaders
 from choux.web.mail import Mailer
-from choux.web.middleware import BodyLimit, RateLimits, SessionCookie
+from choux.web.middleware import BodyLimit, KeepTransport, RateLimits, SessionCookie
 from choux.web.push import WebPush
 from choux.web.ratelimits import Limits
 from choux.web.session import Sessions
@@ -84,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RateLimits, refuse=too_many)
     app.add_middleware(SessionCookie)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(KeepTransport)  # outermost: the server's own `send`
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> HTMLResponse:

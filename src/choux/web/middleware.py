@@ -1,4 +1,4 @@
-"""The visitor's cookie and the POST budgets, as pure ASGI middlewares.
+"""The visitor's cookie, the POST budgets and a socket's transport, as pure ASGI middlewares.
 
 They were `@app.middleware("http")` functions. Starlette runs each of those in an anyio
 task group that it cancels once the response is sent, and the cancellation leaves a
@@ -126,3 +126,24 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+#: the scope key of a WebSocket's transport (`KeepTransport`)
+TRANSPORT = "choux.transport"
+
+
+class KeepTransport:
+    """Put a WebSocket's transport in its scope, where `ws.cut` finds it to drop a client
+    that stopped reading. The server's ASGI `send` is a method of its protocol object,
+    which holds the transport; the middlewares inside wrap `send`, so it is read here,
+    outermost (nothing is stored when the server is not uvicorn: the test client)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope[TRANSPORT] = transport
+        await self.app(scope, receive, send)

@@ -36,6 +36,7 @@ from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber, dumps
 from choux.web import chat_socket
 from choux.web.accounts import attach
+from choux.web.middleware import TRANSPORT
 from choux.web.ratelimits import Limits, client_key
 from choux.web.seating import may_watch
 from choux.web.session import Session, Sessions
@@ -86,6 +87,8 @@ class Connection:
         wanted: str | None = None,
     ) -> None:
         self.websocket = websocket
+        #: seconds a message may wait for the client to take it (`send_text`)
+        self.send_timeout = float(websocket.app.state.settings.heartbeat_seconds)
         self.table = table
         self.sub = sub
         #: what proved the seat when the socket opened (the cookie, the page's `?seat=`)
@@ -116,16 +119,32 @@ class Connection:
         async with self.send_lock:
             if not self.closed:
                 self.closed = True
-                await self.websocket.close(code=code, reason=reason)
+                try:
+                    async with asyncio.timeout(self.send_timeout):
+                        await self.websocket.close(code=code, reason=reason)
+                except TimeoutError:  # its close frame waits behind what it never read
+                    cut(self.websocket)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(dumps(message))
 
     async def send_text(self, text: str) -> None:
+        """Send, unless the client has not taken what it was sent for `send_timeout`
+        seconds: then the connection is cut. A phone gone from the network without a word,
+        or a client that asks and never reads, would otherwise block this socket's sends
+        (and its close) for as long as TCP keeps trying (a quarter of an hour, for ever
+        against a zero window): its seat shown present all that time, no robot taking it,
+        its buffers held."""
         async with self.send_lock:
             if self.closed:
                 return
-            await self.websocket.send_text(text)
+            try:
+                async with asyncio.timeout(self.send_timeout):
+                    await self.websocket.send_text(text)
+            except TimeoutError:
+                self.closed = True
+                log.info("table %s: a client that does not read is cut off", self.table.code)
+                cut(self.websocket)
 
     async def pusher(self) -> None:
         """Send the seat's view whenever the table changes (coalescing bursts); close the
@@ -153,6 +172,16 @@ class Connection:
                 continue
             self.full = False
             await self.send_text(text)
+
+
+def cut(websocket: WebSocket) -> None:
+    """Drop the connection at once, its unsent bytes with it: uvicorn's close would wait
+    for them to be taken first. The receive loop then gets the disconnect and the socket's
+    tasks end as for any client that left. (Without a transport in the scope, see
+    `KeepTransport`, nothing is cut: the sends stop and the receive loop ends on its own.)"""
+    abort = getattr(websocket.scope.get(TRANSPORT), "abort", None)
+    if callable(abort):  # asyncio's transports, and uvloop's (not their subclasses)
+        abort()
 
 
 @router.websocket("/t/{code}/ws")
@@ -275,6 +304,8 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
         except (KeyError, RuntimeError):  # a binary frame
             await refuse(conn, None, "Message illisible.")
             continue
+        if conn.closed:  # cut off meanwhile (it did not read what it was sent): nothing more
+            return
         if len(text) > MAX_MESSAGE:
             await conn.close(1009, "message trop long")
             return
