@@ -427,7 +427,7 @@ class Referee:
             assert seat is not None and self.tiebreak is not None
             self.tiebreak_dice([(seat, self.rolls[0][0])])
             return
-        if step != "debut":  # the next roll's Cul: the last race's cry is out of place now
+        if step != "debut":  # dice after the Chouettes: the last race's cry is out of place
             self.late = None
         if step == "debut":
             self.chouettes = self.rolls.pop(0)
@@ -468,6 +468,8 @@ class Referee:
         self.cul_fell()
 
     def cul_fell(self) -> None:
+        """The roll's Cul, the site's or typed, bought or not: the last race is forgotten."""
+        self.late = None
         self.resolve_roll([*self.chouettes, self.rolls.pop(0)[0]])
 
     def resolve_roll(self, dice: list[int]) -> None:

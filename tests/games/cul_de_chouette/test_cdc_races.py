@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from choux.engine import IllegalAction
 from choux.games.cul_de_chouette import combos as C
-from choux.games.cul_de_chouette.actions import EnterDice, Shout
+from choux.games.cul_de_chouette import rotation
+from choux.games.cul_de_chouette.actions import BuyCul, EnterDice, Pass, Roll, Shout
+from choux.games.cul_de_chouette.state import CulDeChouetteState
 from choux.games.cul_de_chouette.steps import RACE_CRY
 from choux.games.cul_de_chouette.testing import arrange, dice
 
@@ -80,6 +82,46 @@ def test_the_race_s_cry_after_the_next_roll_s_cul_is_a_bevue() -> None:
     assert state.late is None
     before = state.scores[0]
     state.apply(0, Shout(C.CRI_PELICAN))
+    assert state.scores[0] == before - 10
+
+
+class LoadedDice:
+    """The site's dice, loaded: `random()` gives these faces in turn."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def random(self) -> float:
+        return (self.faces.pop(0) - 0.5) / 6
+
+
+@pytest.mark.parametrize("bought", [False, True])
+def test_with_the_site_s_dice_too_the_race_s_cry_after_the_next_cul_is_a_bevue(
+    bought: bool,
+) -> None:
+    """The site rolls the Cul itself when nobody may buy it, or once it is bought: the race
+    was forgotten only when the Cul came through the window of real dice (a referee: a
+    lost Pas mou le caillou cried after the next Velute was still « trop tard »)."""
+    state = CulDeChouetteState(3, 0, {"des": "site"})
+    state.tiebreak = None
+    state.roller = 0
+    rotation.start_turn(state)
+    state.scores = [20, 40, 0] if bought else [20, 0, 0]
+    state._fresh()
+    state.rng = LoadedDice(1, 1, 2, 2, 3, 5)  # type: ignore[assignment]
+    state.apply(0, Roll())  # 1-1-2: a Chouette Velute, a race
+    if bought:  # seat 1 (40 points) may buy the Cul: nobody does this time
+        state.apply(1, Pass())
+        state.apply(0, Roll())
+    state.apply(2, Shout(C.PAS_MOU))  # seat 2 wins it and rolls next
+    assert state.roller == 2 and state.late is not None
+    state.apply(2, Roll())  # 2-3 and, bought by seat 1 or not, the Cul: a 5
+    if bought:
+        state.apply(1, BuyCul())
+    assert state.last_roll is not None and state.last_roll["dice"] == [2, 3, 5]
+    assert state.late is None
+    before = state.scores[0]
+    state.apply(0, Shout(C.PAS_MOU))
     assert state.scores[0] == before - 10
 
 

@@ -21,7 +21,7 @@ from choux.games.cul_de_chouette.table import CdcTable
 def on_dice(st: CdcTable, dice: list[int]) -> None:
     """The dice the game awaited: what they mean depends on the step."""
     step = st.step
-    if step != Step.DEBUT:  # the next roll's Cul: the last race's cry is out of place now
+    if step != Step.DEBUT:  # dice after the Chouettes: the last race's cry is out of place
         st.late = None
     if step == Step.DEBUT:
         on_chouettes(st, dice)
@@ -87,6 +87,9 @@ def buy(st: CdcTable, seat: int) -> None:
 
 
 def on_cul(st: CdcTable, value: int) -> None:
+    """The roll's Cul, however it came (real dice typed, or the site's rolled at once when
+    nobody may buy it, or once bought): from now on the last race's cry is out of place."""
+    st.late = None
     st.dice = [*st.chouettes, value]
     s = st.scorer
     st.say("des", f"{{p{s}}} lance le Cul : {value}", s)
