@@ -13,6 +13,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from e2e_flow import chouine_move, play_until, version
 from e2e_tables import (
     DESKTOP,
     PHONE,
@@ -287,4 +288,24 @@ def test_the_others_read_how_long_before_a_robot_takes_an_absent_seat(tmp_path: 
         tag.wait_for()
         assert tag.text_content() in ("absent · robot dans 3 min", "absent · robot dans 2 min")
         shoot(alice, "friday-absent-countdown-phone")
+        assert not errors, errors
+
+
+def test_a_phone_that_loses_the_network_says_so_at_once_and_comes_back(tmp_path: Path) -> None:
+    """Offline, a phone showed nothing for 45 s: « À vous de jouer » still, and a card tapped
+    only stayed raised (an audit). The browser's own « offline » now shows the banner at
+    once; back online, the page connects afresh and the banner goes."""
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        alice, errors = watched_page(browser, PHONE)
+        create_table(alice, server.url, "chouine", "Alice", 2, {0: "human", 1: "bot:random"})
+        alice.wait_for_function("() => window.chouxTable.current.status === 'live'")
+        assert alice.locator("#banner").is_hidden()
+        alice.context.set_offline(True)
+        alice.wait_for_selector("#banner:not([hidden])", timeout=2000)
+        assert alice.locator("#banner").inner_text().startswith("Hors ligne")
+        alice.context.set_offline(False)
+        alice.wait_for_selector("#banner", state="hidden", timeout=10000)
+        # the fresh socket plays: moves are acknowledged again
+        at = version(alice)
+        play_until([alice], chouine_move, lambda: version(alice) >= at + 4)
         assert not errors, errors

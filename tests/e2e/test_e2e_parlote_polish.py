@@ -283,3 +283,41 @@ def test_parlote_recap_names_a_depth_one_card_once(tmp_path: Path) -> None:
         teams = page.locator(".recap-teams").inner_text()
         assert "&" in teams and "total" in teams
         assert not errors, errors
+
+
+def test_parlote_a_pasted_article_is_refused_on_the_page_with_the_draft_kept(
+    tmp_path: Path,
+) -> None:
+    """An argument of 10,000 characters went over the socket's message limit: the server
+    closed the socket and the page sent the same move on every reconnection, for ever,
+    greyed out under « Connexion perdue » (an audit). The page now refuses it as the engine
+    would, the draft kept and the socket open; and it counts characters as the server does
+    (150 emoji read « 300 / 280 » in red, and the server took them)."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        table = prepared_table(page, server, "parlote", "Gisèle", 4)
+        put_state(server, table, arrange(4, reader=3, contract=contract_for(seat=1)))
+        page.locator("button.pcard.playable").first.click()
+        area = page.locator("textarea[name=argument]")
+        area.fill("\U0001f921" * 150)
+        counter = page.locator(".argument-form .counter")
+        assert counter.inner_text() == "150 / 280"
+        assert "over" not in (counter.get_attribute("class") or "")
+        article = "Un article collé là, tout entier, pour avoir raison. " * 200
+        area.fill(article)
+        version = current(page)["version"]
+        page.click(".argument-form button[type=submit]")
+        page.wait_for_selector("#notice:not([hidden])")
+        length = len(article.strip())
+        assert page.locator("#notice").inner_text() == (
+            f"Argument trop long : {length} caractères, 280 au plus."
+        )
+        page.wait_for_timeout(1500)  # long enough for a closed socket to show its banner
+        assert page.locator("#banner").is_hidden()
+        assert area.input_value() == article
+        assert current(page)["version"] == version
+        # trimmed to a real argument, it goes
+        area.fill("Tout le monde le sait, et depuis toujours !")
+        page.click(".argument-form button[type=submit]")
+        page.wait_for_function(f"() => window.chouxTable.current.version > {version}")
+        assert not errors, errors

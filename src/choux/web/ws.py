@@ -46,6 +46,7 @@ router = APIRouter()
 log = logging.getLogger("choux.web")
 
 MAX_MESSAGE = 4096
+TOO_LONG = f"Message trop long : {MAX_MESSAGE} caractères au plus, il n'a pas été envoyé."
 #: seconds a socket over its message budget is not read (after its refusal)
 FLOOD_PAUSE = 1.0
 CLIENT_TYPES = {"action", "sync", "ping", "pong"} | chat_socket.CHAT_TYPES
@@ -306,14 +307,16 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             continue
         if conn.closed:  # cut off meanwhile (it did not read what it was sent): nothing more
             return
-        if len(text) > MAX_MESSAGE:
-            await conn.close(1009, "message trop long")
-            return
         if not await limits.allow("messages", client):
             await refuse(conn, None, "Trop de messages : ralentissez.")
             # read nothing more from this socket for a moment: a flood then waits in its own
             # buffers instead of taking the event loop from every other table
             await asyncio.sleep(FLOOD_PAUSE)
+            continue
+        if len(text) > MAX_MESSAGE:
+            # refused, not closed: the page sent its move again on every reconnection, for
+            # ever (an audit: an argument of 10,000 characters pasted in La parlote)
+            await refuse(conn, message_id(text), TOO_LONG)
             continue
         try:
             # orjson: strict JSON (no NaN), nesting capped, and no lone surrogate: a "\ud800"
@@ -341,6 +344,17 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             await handle_action(conn, service, seat, message)
         elif kind in chat_socket.CHAT_TYPES and conn.speaker is not None:
             await chat_socket.handle(conn, service, conn.speaker, message, limits, client)
+
+
+def message_id(text: str) -> str | None:
+    """The id of an action in `text` (under the socket's frame limit, 64 KB), so that its
+    refusal settles the move in flight; None if there is none to read."""
+    try:
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    action_id = message.get("id") if isinstance(message, dict) else None
+    return action_id if isinstance(action_id, str) and 0 < len(action_id) <= 64 else None
 
 
 async def refuse(conn: Connection, action_id: object, text: str) -> None:

@@ -3,6 +3,7 @@
 import { newId } from "./dom.js";
 
 const BANNER_TEXT = "Connexion perdue, reconnexion…";
+const OFFLINE_TEXT = "Hors ligne : la partie reprend dès le retour du réseau (un coup joué partira alors).";
 
 export class TableSocket {
   constructor(url, { onMessage, onOpen, banner }) {
@@ -16,7 +17,11 @@ export class TableSocket {
     this.closedByUs = false;
     this.connect();
     this.watchdog = setInterval(() => this.check(), 5000);
-    window.addEventListener("online", () => this.reconnectNow());
+    // the browser knows at once that the network is gone: say so (the socket's silence took
+    // 45 s to notice, and a card tapped meanwhile only stayed raised), then start afresh
+    // when it is back (a socket that lived through it may be dead without knowing)
+    window.addEventListener("offline", () => this.showBanner(true, OFFLINE_TEXT));
+    window.addEventListener("online", () => this.reconnectNow(true));
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.check();
     });
@@ -32,12 +37,14 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
       this.delay = 500;
       this.lastSeen = Date.now();
       this.showBanner(false);
       if (this.onOpen) this.onOpen();
     });
     ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return;  // replaced (`reconnectNow`)
       this.lastSeen = Date.now();
       let message;
       try {
@@ -84,8 +91,13 @@ export class TableSocket {
     this.delay = Math.min(this.delay * 2, 5000);
   }
 
-  reconnectNow() {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
+  reconnectNow(fresh = false) {
+    const old = this.ws;
+    if (old && old.readyState === WebSocket.OPEN && !fresh) return;
+    if (old) {  // one socket at a time: the old one's events are ignored from now on
+      this.ws = null;
+      old.close();
+    }
     this.delay = 500;
     clearTimeout(this.timer);
     this.connect();

@@ -373,7 +373,7 @@ function drawJoin() {
 }
 
 function draw() {
-  const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw };
+  const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw, notice: showNotice };
   drawInvite();
   drawSeats();
   drawJoin();

@@ -499,8 +499,9 @@ function handControls(view, groups, ctx) {
     area.value = draft.text;
     const sync = () => {
       draft.text = area.value;
-      counter.textContent = `${area.value.length} / ${MAX_ARGUMENT}`;
-      counter.classList.toggle("over", area.value.length > MAX_ARGUMENT);
+      const length = argumentLength(area.value);
+      counter.textContent = `${length} / ${MAX_ARGUMENT}`;
+      counter.classList.toggle("over", length > MAX_ARGUMENT);
     };
     area.addEventListener("input", sync);
     sync();
@@ -515,7 +516,16 @@ function handControls(view, groups, ctx) {
       h("div", { class: "argument-row" }, counter,
         view.argument_required ? null : h("button", { class: "button", type: "button", text: "Jouer sans argument", onclick: () => send("") }),
         h("button", { class: "button primary", type: "submit", text: "Jouer la carte" })));
-    const send = (text) => { ctx.act({ type: "jouer", card: draft.card, argument: text }); };
+    const send = (text) => {
+      // refused here, the draft kept: a pasted article was also too long for the socket's
+      // message, which the server refused whole (and the move went on being sent again)
+      const length = argumentLength(text);
+      if (length > MAX_ARGUMENT) {
+        ctx.notice(`Argument trop long : ${length} caractères, ${MAX_ARGUMENT} au plus.`);
+        return;
+      }
+      ctx.act({ type: "jouer", card: draft.card, argument: text });
+    };
     form.addEventListener("submit", (event) => { event.preventDefault(); send(area.value); });
     if (clock) {
       const watch = setInterval(() => {
@@ -538,6 +548,15 @@ function handControls(view, groups, ctx) {
     }
   }
   return box;
+}
+
+/** An argument's length as the server counts it (`rules.clean_argument`): characters, not
+ * UTF-16 units (an emoji is one), control and direction marks left out, spaces around
+ * trimmed. */
+function argumentLength(text) {
+  const kept = text.replace(/[\n\r\t]/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, "");
+  return [...kept.trim()].length;
 }
 
 let redraw = () => {};
