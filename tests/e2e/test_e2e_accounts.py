@@ -158,6 +158,10 @@ def test_a_seat_taken_by_a_bot_comes_back_when_its_person_returns(tmp_path: Path
         phone.close()  # the phone sleeps past the grace period: a bot takes Bob's seat
         wait_until(lambda: table.seats[1].kind == "bot")
         assert table.seats[1].name == "Bob (robot)"
+        # Alice's chip says robot once: « Bob » and its tag (it read « Bob (robot) ROBOT »)
+        chip = laptop.locator(".seat-chip[data-seat='1']")
+        chip.locator(".seat-tag", has_text="robot").wait_for()
+        assert chip.locator(".seat-name").inner_text() == "Bob"
         phone = context.new_page()  # the phone wakes up: the same browser, the same identity
         phone.goto(invite)
         phone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '1'")

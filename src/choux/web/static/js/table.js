@@ -125,7 +125,8 @@ function drawSeats() {
     if (s.seat === mySeat) classes.push("me");
     if (!s.connected) classes.push("away");
     if (s.kind === "open") classes.push("free");
-    const label = s.kind === "open" ? "place libre" : s.name;
+    // a person replaced is named « Denis (robot) »: the chip's own tag says it already
+    const label = s.kind === "open" ? "place libre" : s.kind === "bot" ? s.name.replace(/ \(robot\)$/, "") : s.name;
     seatsBox.append(
       h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
         h("span", { class: "seat-name", text: label }),
