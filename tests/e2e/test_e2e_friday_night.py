@@ -309,3 +309,20 @@ def test_a_phone_that_loses_the_network_says_so_at_once_and_comes_back(tmp_path:
         at = version(alice)
         play_until([alice], chouine_move, lambda: version(alice) >= at + 4)
         assert not errors, errors
+
+
+def test_a_chouineurs_table_still_filling_shows_nobody_thinking(tmp_path: Path) -> None:
+    """Before the start (a rematch waiting for its players), the empty places read
+    « réfléchit… » and « 7 cartes » as if they were playing (an audit)."""
+    with live_server(tmp_path, deadline_scale=50) as server, chromium() as browser:
+        alice, errors = watched_page(browser, PHONE)
+        create_table(
+            alice, server.url, "chouineurs", "Alice", 3, {0: "human", 1: "human", 2: "bot:greedy"}
+        )
+        seat = alice.locator(".cx-seat[data-seat='1']")
+        seat.wait_for()
+        text = seat.inner_text()
+        assert "place libre : en attente" in text, text
+        assert "réfléchit" not in text and "cartes" not in text, text
+        assert "en attente du début" in alice.locator(".cx-seat[data-seat='2']").inner_text()
+        assert not errors, errors

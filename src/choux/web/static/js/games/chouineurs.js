@@ -81,6 +81,12 @@ function seatEl(view, seat, ctx, { brief = false } = {}) {
     h("span", { class: "cx-score", text: pointsText(view.scores[seat]) })));
   if (brief) return box;  // the viewer's own box while the choice is asked: the choice first
   const line = h("div", { class: "cx-seat-line" });
+  if (ctx.message?.status === "open") {  // a table still filling (a rematch): nobody plays yet
+    const free = ctx.message.seats[seat].kind === "open";
+    line.append(h("span", { class: "cx-ready", text: free ? "place libre : en attente" : "en attente du début" }));
+    box.append(line);
+    return box;
+  }
   if (view.revealed) {
     line.append(betChip(view, view.bets[seat]));
     line.append(h("span", { class: "cx-orient", text: view.orientations[seat] === "envers" ? "main retournée" : "main à l'endroit" }));
