@@ -137,7 +137,7 @@ def test_parlote_bidding_shows_the_hand_one_clock_and_the_right_words(tmp_path: 
             page.wait_for_selector(".parlote-dock [data-action=coincher]")
             # whose bid it is, then what Gisèle may do meanwhile (she is not waited for)
             status = page.locator("#status-line").inner_text().strip()
-            assert status.startswith("À ") and status.endswith("de jouer. Vous pouvez coincher !")
+            assert status == "À Place 3 d'annoncer. Vous pouvez coincher !", status
             assert "acting" not in (page.locator(".seat-chip.me").get_attribute("class") or "")
             assert page.locator(".parlote-dock .dock-hand .mini-card").count() == 7
             assert visible_clocks(page) == 1
@@ -242,6 +242,9 @@ def test_parlote_vote_one_clock_readable_note_and_named_teams(tmp_path: Path) ->
         # voted: the note on the peach banner is readable
         page.click("[data-action=voter][data-counts=true]")
         page.wait_for_selector(".voted-note")
+        # the others vote: said so, not « de jouer » (no card is awaited)
+        status = " ".join(page.locator("#status-line").inner_text().split())
+        assert status.startswith("À ") and status.endswith("de voter."), status
         fg, bg = colours_of(page, ".voted-note", ".window-banner")
         assert contrast(tuple(fg), tuple(bg)) >= 4.5, (fg, bg)
         assert visible_clocks(page) == 1  # the header's, now that nothing is asked

@@ -242,13 +242,14 @@ function statusLine() {
       || (mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !");
   }
   else if (waiting.length) {
-    text = `À ${joinNames(waiting.map((s) => names()[s]))} de jouer.`;
+    const who = joinNames(waiting.map((s) => names()[s]));
+    text = (renderer.waitingText && renderer.waitingText(view, who)) || `À ${who} de jouer.`;
     // what this seat may do meanwhile (« Vous pouvez coincher ! ») after whom it waits for
     const meanwhile = mySeat !== null && acting.includes(mySeat) && renderer.statusText && renderer.statusText(view, mySeat);
     if (meanwhile) text = `${text} ${meanwhile}`;
   }
   else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
-  else text = (renderer.phaseText && renderer.phaseText(view)) || "";
+  else text = (renderer.phaseText && renderer.phaseText(view, mySeat)) || "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = french(text);
   clearInterval(statusLine.timer);

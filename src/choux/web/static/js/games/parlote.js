@@ -344,9 +344,25 @@ export function news(before, view) {
   return null;
 }
 
-/** The status line when nobody is waited for and the viewer has nothing to do. */
-export function phaseText(view) {
-  return view.phase === "liar" ? "Qui a menti en dernier ? Chacun peut dire « Moi ! »." : null;
+/** The status line when nobody is waited for and the viewer has nothing to do (the
+ * arbiter has no « Moi ! » to say). */
+export function phaseText(view, seat) {
+  if (view.phase !== "liar") return null;
+  return seat !== null && seat === view.arbiter
+    ? "Qui a menti en dernier ? Les joueurs peuvent dire « Moi ! »."
+    : "Qui a menti en dernier ? Chacun peut dire « Moi ! ».";
+}
+
+/** The status line while others decide (`who`: their names): what they decide, where
+ * « de jouer » said a card was awaited during a contest, a vote or an arbitration. */
+export function waitingText(view, who) {
+  const kind = view.window && view.window.kind;
+  if (kind === "contest") return `À ${who} de décider : contester ou laisser passer.`;
+  if (kind === "vote") return `À ${who} de voter.`;
+  if (kind === "judge") return `À ${who} d'arbitrer.`;
+  if (view.phase === "bidding") return `À ${who} d'annoncer.`;
+  if (view.phase === "draw") return `À ${who} de piocher.`;
+  return null;
 }
 
 export function statusText(view, seat) {
