@@ -21,6 +21,7 @@ from e2e_tables import (
     DESKTOP,
     PHONE,
     chromium,
+    create_table,
     current,
     live_server,
     prepared_table,
@@ -323,4 +324,26 @@ def test_parlote_a_pasted_article_is_refused_on_the_page_with_the_draft_kept(
         area.fill("Tout le monde le sait, et depuis toujours !")
         page.click(".argument-form button[type=submit]")
         page.wait_for_function(f"() => window.chouxTable.current.version > {version}")
+        assert not errors, errors
+
+
+def test_parlote_join_form_says_with_whom_each_place_plays(tmp_path: Path) -> None:
+    """« Place 2 / 3 / 4 »: a newcomer could not tell which team they would join (an audit)."""
+    with live_server(tmp_path) as server, chromium() as browser:
+        page, errors = watched_page(browser, DESKTOP)
+        invite = create_table(
+            page, server.url, "parlote", "Gisèle", 4, {seat: "human" for seat in range(4)}
+        )
+        visitor, _ = watched_page(browser, PHONE, errors)
+        visitor.goto(invite)
+        options = visitor.locator(".join-form select[name=place] option")
+        visitor.wait_for_function(
+            "() => [...document.querySelectorAll('.join-form select[name=place] option')]"
+            ".some((o) => o.textContent.includes('avec'))"
+        )
+        assert options.all_inner_texts() == [
+            "Place 2 · équipe 2",
+            "Place 3 · avec Gisèle",
+            "Place 4 · équipe 2",
+        ]
         assert not errors, errors

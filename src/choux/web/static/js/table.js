@@ -370,7 +370,8 @@ function drawJoin() {
   if (!select) return;
   const chosen = select.value;
   clear(select);
-  for (const seat of free) select.append(h("option", { value: String(seat), text: `Place ${seat + 1}` }));
+  const label = (seat) => (renderer.seatLabel ? renderer.seatLabel(current.view, seat, current.seats) : `Place ${seat + 1}`);
+  for (const seat of free) select.append(h("option", { value: String(seat), text: label(seat) }));
   if (free.map(String).includes(chosen)) select.value = chosen;
 }
 

@@ -353,6 +353,18 @@ export function phaseText(view, seat) {
     : "Qui a menti en dernier ? Chacun peut dire « Moi ! ».";
 }
 
+/** A free place as the join form offers it: with whom it plays (« Place 3 · avec
+ * Gisèle »), or as the arbiter; a newcomer could not tell the teams apart. */
+export function seatLabel(view, seat, seats) {
+  const place = `Place ${seat + 1}`;
+  if (isArbiterSeat(view) && seat === view.arbiter) return `${place} · arbitre`;
+  const team = (view.teams || []).findIndex((members) => members.includes(seat));
+  if (team < 0) return place;
+  const partner = view.teams[team].find((s) => s !== seat);
+  const taken = seats[partner] && seats[partner].kind !== "open";
+  return taken ? `${place} · avec ${seats[partner].name}` : `${place} · équipe ${team + 1}`;
+}
+
 /** The status line while others decide (`who`: their names): what they decide, where
  * « de jouer » said a card was awaited during a contest, a vote or an arbitration. */
 export function waitingText(view, who) {
