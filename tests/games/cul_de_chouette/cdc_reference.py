@@ -142,10 +142,13 @@ class Race:
 
 @dataclass
 class LateCry:
-    """A race just ended: until the next roll's Cul its cry is only « trop tard », once each."""
+    """A race just ended: its cry is only « trop tard », once each, until the next roll is
+    complete: until its Cul thrown on its own, or, when the site throws the three dice at
+    once, until the dice after that roll (`spared`: it lived through such a throw)."""
 
     cry: str
     seats: list[int]
+    spared: bool = False
 
 
 @dataclass
@@ -427,11 +430,11 @@ class Referee:
             assert seat is not None and self.tiebreak is not None
             self.tiebreak_dice([(seat, self.rolls[0][0])])
             return
-        if step != "debut":  # dice after the Chouettes: the last race's cry is out of place
-            self.late = None
+        if step != "debut" or (self.late is not None and self.late.spared):
+            self.late = None  # the next roll is complete: the last race's cry is out of place
         if step == "debut":
             self.chouettes = self.rolls.pop(0)
-            self.after_chouettes()
+            self.after_chouettes(together=True)
         elif step in ("achat", "cul"):
             self.cul_fell()
         elif step in ("paris_sirotage", "sirotage"):
@@ -445,16 +448,17 @@ class Referee:
         else:
             raise AssertionError(f"dice at step {step}")
 
-    def after_chouettes(self) -> None:
+    def after_chouettes(self, together: bool = False) -> None:
         """Banque: more than 10 with the Chouettes opens the « Raitournelle ! » window
-        (reading: only if someone else has a balance to take); else the Cul."""
+        (reading: only if someone else has a balance to take); else the Cul (`together`:
+        in the same throw as the Chouettes, if nobody may buy it)."""
         others = any(self.bank[p] for p in self.order if p != self.roller)
         if self.banque and sum(self.chouettes) > 10 and others:
             self.expect("raitournelle")
             return
-        self.cul_for_sale()
+        self.cul_for_sale(together)
 
-    def cul_for_sale(self) -> None:
+    def cul_for_sale(self, together: bool = False) -> None:
         """Another player with 30 points may buy the Cul; else the site rolls it at once."""
         buyers = any(self.scores[p] >= PURCHASE for p in self.order if p != self.roller)
         if buyers or self.real:
@@ -465,11 +469,15 @@ class Referee:
         if not self.rolls:
             self.problems.append("nobody may buy the Cul, yet it was not rolled")
             return
-        self.cul_fell()
+        self.cul_fell(together)
 
-    def cul_fell(self) -> None:
-        """The roll's Cul, the site's or typed, bought or not: the last race is forgotten."""
-        self.late = None
+    def cul_fell(self, together: bool = False) -> None:
+        """The roll's Cul: the last race is forgotten, unless the Cul came in the same throw
+        as the Chouettes (then it lives until the next dice)."""
+        if together and self.late is not None:
+            self.late.spared = True
+        else:
+            self.late = None
         self.resolve_roll([*self.chouettes, self.rolls.pop(0)[0]])
 
     def resolve_roll(self, dice: list[int]) -> None:

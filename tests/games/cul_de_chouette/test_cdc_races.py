@@ -96,30 +96,39 @@ class LoadedDice:
 
 
 @pytest.mark.parametrize("bought", [False, True])
-def test_with_the_site_s_dice_too_the_race_s_cry_after_the_next_cul_is_a_bevue(
+def test_with_the_site_s_dice_the_race_is_forgotten_once_the_next_roll_is_complete(
     bought: bool,
 ) -> None:
-    """The site rolls the Cul itself when nobody may buy it, or once it is bought: the race
-    was forgotten only when the Cul came through the window of real dice (a referee: a
-    lost Pas mou le caillou cried after the next Velute was still « trop tard »)."""
+    """With the site's dice the race is forgotten too: a referee saw a lost « Pas mou le
+    caillou » still « trop tard » turns later. Once the next roll's Cul is bought (its own
+    moment), a late cry is a Bévue; when the site throws the three dice at once (nobody may
+    buy), only from the dice after that roll: the next player throws at once, and a cry
+    0.3 s late was fined (an audit)."""
     state = CulDeChouetteState(3, 0, {"des": "site"})
     state.tiebreak = None
     state.roller = 0
     rotation.start_turn(state)
     state.scores = [20, 40, 0] if bought else [20, 0, 0]
     state._fresh()
-    state.rng = LoadedDice(1, 1, 2, 2, 3, 5)  # type: ignore[assignment]
+    state.rng = LoadedDice(1, 1, 2, 2, 3, 5, 4, 6, 1)  # type: ignore[assignment]
     state.apply(0, Roll())  # 1-1-2: a Chouette Velute, a race
     if bought:  # seat 1 (40 points) may buy the Cul: nobody does this time
         state.apply(1, Pass())
         state.apply(0, Roll())
     state.apply(2, Shout(C.PAS_MOU))  # seat 2 wins it and rolls next
     assert state.roller == 2 and state.late is not None
-    state.apply(2, Roll())  # 2-3 and, bought by seat 1 or not, the Cul: a 5
+    state.apply(2, Roll())  # 2-3 and, bought by seat 1 or in the same throw, the Cul: a 5
     if bought:
         state.apply(1, BuyCul())
     assert state.last_roll is not None and state.last_roll["dice"] == [2, 3, 5]
-    assert state.late is None
+    if bought:
+        assert state.late is None
+    else:  # thrown with the Chouettes: a cry right after is still only too late
+        events = state.apply(1, Shout(C.PAS_MOU))
+        assert state.scores[1] == 0 and "trop tard" in events[0].text
+        assert state.late is not None
+        state.apply(state.roller, Roll())  # the next dice: now it is out of place
+        assert state.late is None
     before = state.scores[0]
     state.apply(0, Shout(C.PAS_MOU))
     assert state.scores[0] == before - 10

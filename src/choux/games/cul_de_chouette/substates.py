@@ -68,13 +68,16 @@ class Race:
 
 @dataclass(frozen=True, slots=True)
 class LateCry:
-    """A race just ended: until the next roll's Cul die, its own cry from one of its players is
-    not out of place (it applies to the dice it was about), it only came too late. `seats`: who
-    may still shout it once; `heard`: who had shouted it in time."""
+    """A race just ended: until the next roll is complete, its own cry from one of its players
+    is not out of place (it applies to the dice it was about), it only came too late: until
+    that roll's Cul die thrown on its own, or, when the site throws the three dice at once,
+    until the dice after that roll. `seats`: who may still shout it once; `heard`: who had
+    shouted it in time; `spared`: it lived through a throw of the three dice at once."""
 
     cry: str
     seats: tuple[int, ...]
     heard: tuple[int, ...] = ()
+    spared: bool = False
 
     def used(self, seat: int) -> LateCry:
         return replace(self, seats=tuple(s for s in self.seats if s != seat))

@@ -5,6 +5,7 @@ defaults the clock applies. Passing the dice on is `rotation`'s."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from choux.games.cul_de_chouette import bleu_rouge, challenges, races, sirotage
 from choux.games.cul_de_chouette import combos as C
@@ -21,8 +22,9 @@ from choux.games.cul_de_chouette.table import CdcTable
 def on_dice(st: CdcTable, dice: list[int]) -> None:
     """The dice the game awaited: what they mean depends on the step."""
     step = st.step
-    if step != Step.DEBUT:  # dice after the Chouettes: the last race's cry is out of place
-        st.late = None
+    late = st.late
+    if late is not None and (step != Step.DEBUT or late.spared):
+        st.late = None  # the next roll is complete: the last race's cry is out of place
     if step == Step.DEBUT:
         on_chouettes(st, dice)
     elif step in (Step.ACHAT, Step.CUL):
@@ -48,18 +50,19 @@ def on_chouettes(st: CdcTable, dice: list[int]) -> None:
     ):
         st.enter(Step.RAITOURNELLE)
         return
-    after_chouettes(st)
+    after_chouettes(st, together=True)
 
 
-def after_chouettes(st: CdcTable) -> None:
-    """The Cul is for sale if anyone may buy it; else it is rolled (or awaited)."""
+def after_chouettes(st: CdcTable, together: bool = False) -> None:
+    """The Cul is for sale if anyone may buy it; else it is rolled (or awaited). `together`:
+    the site rolls it in the same throw as the Chouettes."""
     buyers = any(s != st.roller and st.scores[s] >= C.PURCHASE_PRICE for s in st.seated)
     if buyers:
         st.enter(Step.ACHAT)
     elif st.real:
         st.enter(Step.CUL)
     else:
-        on_cul(st, st.roll(1)[0])
+        on_cul(st, st.roll(1)[0], together)
 
 
 def bank_shout(st: CdcTable, seat: int, cry: str) -> None:
@@ -86,10 +89,17 @@ def buy(st: CdcTable, seat: int) -> None:
         on_cul(st, st.roll(1)[0])
 
 
-def on_cul(st: CdcTable, value: int) -> None:
-    """The roll's Cul, however it came (real dice typed, or the site's rolled at once when
-    nobody may buy it, or once bought): from now on the last race's cry is out of place."""
-    st.late = None
+def on_cul(st: CdcTable, value: int, together: bool = False) -> None:
+    """The roll's Cul, however it came (real dice typed, the site's once bought, or rolled
+    when nobody may buy it): from now on the last race's cry is out of place; but when the
+    site threw it with the Chouettes (`together`), only from the next dice on. (A cry 0.3 s
+    late was fined −10 because the next player threw at once; for turns on end, before, the
+    cry was never out of place on that path.)"""
+    late = st.late
+    if together and late is not None:
+        st.late = replace(late, spared=True)
+    else:
+        st.late = None
     st.dice = [*st.chouettes, value]
     s = st.scorer
     st.say("des", f"{{p{s}}} lance le Cul : {value}", s)
