@@ -82,3 +82,36 @@ def test_seat_channel_asks_for_the_full_state_after_a_gap_and_settles_on_ack_and
     assert result["sent"] is True and result["second"] is None
     assert result["busyAfterAck"] is True and result["busy"] is False
     assert result["lines"] == 4
+
+
+def test_seat_channel_drops_a_move_the_server_closed_as_too_big(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """A message over the server's frame limit (64 KB) closes the socket with 1009: sent
+    again on every reconnection, it closed the socket for ever (an audit saw the loop at
+    4 KB). The move is dropped with a word, and the next socket does not send it."""
+    page = players().page
+    page.add_init_script(FAKE_SOCKET)
+    page.goto(live_server.url + "/")
+    result = page.evaluate(
+        """async (first) => {
+          const { SeatChannel } = await import("/static/js/net.js");
+          const notices = [];
+          const channel = new SeatChannel("ws://example/t/x/ws", {
+            initial: first, seat: 0, onNotice: (text) => notices.push(text) });
+          await new Promise((r) => setTimeout(r, 10));
+          channel.act({ type: "jouer", argument: "x".repeat(70000) });
+          const old = window.sockets[0];
+          old.readyState = 3;
+          old.emit("close", { code: 1009 });
+          await new Promise((r) => setTimeout(r, 700));  // the reconnection (500 ms)
+          const fresh = window.sockets[1];
+          return { busy: channel.busy, notices, count: window.sockets.length,
+                   resent: fresh ? fresh.sent.filter((m) => m.type === "action").length : -1 };
+        }""",
+        state(1, 0, 2, full=True),
+    )
+    assert result["busy"] is False
+    assert result["notices"] == ["Coup trop long pour être envoyé : il n'a pas été joué."]
+    assert result["count"] == 2 and result["resent"] == 0

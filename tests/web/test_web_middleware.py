@@ -17,6 +17,8 @@ import pytest
 from webhelpers import settings
 
 from choux.web.app import create_app
+from choux.web.middleware import TRANSPORT
+from choux.web.ws import cut_if_unread
 
 #: what a cancelled task group leaves in a cycle (the former `@app.middleware` functions)
 TASK_LEFTOVERS = {"CancelScope", "TaskGroup", "TaskState", "CancelledError", "Task"}
@@ -74,3 +76,32 @@ def test_a_seats_answers_are_private_to_its_browser_and_static_files_are_shared(
         assert "cookie" in answer.headers["vary"].lower()
     assert answers[1].json()["view"]["hand"]  # the answer kept private does hold a hand
     assert static.headers["cache-control"].startswith("public, max-age=")
+
+
+class FakeTransport:
+    """What `ws.cut_if_unread` reads of a transport: its unsent bytes, and abort."""
+
+    def __init__(self, unsent: int) -> None:
+        self.unsent = unsent
+        self.aborted = False
+
+    def get_write_buffer_size(self) -> int:
+        return self.unsent
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+class FakeSocket:
+    def __init__(self, transport: FakeTransport | None) -> None:
+        self.scope = {} if transport is None else {TRANSPORT: transport}
+
+
+def test_a_closed_socket_is_cut_only_if_its_client_left_bytes_unread() -> None:
+    """After a close, uvicorn's transport close waits for the buffer to be taken: against a
+    client that reads nothing, for ever. `cut_if_unread` aborts only such a connection."""
+    stuck, clean = FakeTransport(5), FakeTransport(0)
+    cut_if_unread(FakeSocket(stuck))  # type: ignore[arg-type]
+    cut_if_unread(FakeSocket(clean))  # type: ignore[arg-type]
+    cut_if_unread(FakeSocket(None))  # type: ignore[arg-type]  # the test client: nothing
+    assert stuck.aborted and not clean.aborted

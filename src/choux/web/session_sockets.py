@@ -9,6 +9,7 @@ Several processes: the closing one tells the others through Redis, each closes i
 
 from __future__ import annotations
 
+import asyncio
 from typing import Protocol
 
 from choux.play.pubsub import PubSub
@@ -55,10 +56,11 @@ class SessionSockets:
 
     async def close_here(self, player: str, only: str | None, keep: str | None) -> int:
         """`close` on this process alone."""
-        closed = 0
-        for conn, auth in list(self.by_player.get(player, {}).items()):
-            if (only is not None and auth != only) or (keep is not None and auth == keep):
-                continue
-            await conn.close(SESSION_CLOSED, "session fermée")
-            closed += 1
-        return closed
+        closing = [
+            conn
+            for conn, auth in list(self.by_player.get(player, {}).items())
+            if (only is None or auth == only) and (keep is None or auth != keep)
+        ]
+        # at once: a socket whose client stopped reading takes up to its send timeout
+        await asyncio.gather(*(conn.close(SESSION_CLOSED, "session fermée") for conn in closing))
+        return len(closing)

@@ -52,6 +52,8 @@ FLOOD_PAUSE = 1.0
 CLIENT_TYPES = {"action", "sync", "ping", "pong"} | chat_socket.CHAT_TYPES
 #: close code of a socket whose seat is no longer its own
 SEAT_LOST = 4409
+#: seconds uvicorn waits for a client's answer to a close before it closes the transport
+CLOSE_GRACE = 10.0
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -125,6 +127,12 @@ class Connection:
                         await self.websocket.close(code=code, reason=reason)
                 except TimeoutError:  # its close frame waits behind what it never read
                     cut(self.websocket)
+                    return
+                # the close frame queued, uvicorn closes the transport 10 s later, which
+                # waits for its buffer to be taken: against a client that reads nothing,
+                # for ever (its file descriptor and buffers held): cut it after that
+                loop = asyncio.get_running_loop()
+                loop.call_later(self.send_timeout + CLOSE_GRACE, cut_if_unread, self.websocket)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(dumps(message))
@@ -173,6 +181,13 @@ class Connection:
                 continue
             self.full = False
             await self.send_text(text)
+
+
+def cut_if_unread(websocket: WebSocket) -> None:
+    """`cut`, if the connection still holds bytes its client has not taken."""
+    size = getattr(websocket.scope.get(TRANSPORT), "get_write_buffer_size", None)
+    if callable(size) and size() > 0:
+        cut(websocket)
 
 
 def cut(websocket: WebSocket) -> None:

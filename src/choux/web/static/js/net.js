@@ -6,10 +6,11 @@ const BANNER_TEXT = "Connexion perdue, reconnexion…";
 const OFFLINE_TEXT = "Hors ligne : la partie reprend dès le retour du réseau (un coup joué partira alors).";
 
 export class TableSocket {
-  constructor(url, { onMessage, onOpen, banner }) {
+  constructor(url, { onMessage, onOpen, onTooLong, banner }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onOpen = onOpen;
+    this.onTooLong = onTooLong;
     this.banner = banner;
     this.delay = 500;
     this.ws = null;
@@ -46,6 +47,8 @@ export class TableSocket {
     ws.addEventListener("message", (event) => {
       if (this.ws !== ws) return;  // replaced (`reconnectNow`)
       this.lastSeen = Date.now();
+      // « offline » said, yet the socket speaks: the network is there after all
+      if (navigator.onLine && this.banner && this.banner.textContent === OFFLINE_TEXT) this.showBanner(false);
       let message;
       try {
         message = JSON.parse(event.data);
@@ -74,6 +77,7 @@ export class TableSocket {
           { href: "/connexion", text: "reconnectez-vous pour reprendre votre place" });
         return;
       }
+      if (event.code === 1009 && this.onTooLong) this.onTooLong();  // then reconnect as usual
       if (event.code === 4429) {  // too many sockets from this address: try again later
         this.delay = 5000;
         this.scheduleReconnect();
@@ -85,7 +89,7 @@ export class TableSocket {
   }
 
   scheduleReconnect() {
-    this.showBanner(true);
+    this.showBanner(true, navigator.onLine === false ? OFFLINE_TEXT : BANNER_TEXT);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), this.delay);
     this.delay = Math.min(this.delay * 2, 5000);
@@ -170,6 +174,14 @@ export class SeatChannel {
         if (p && p.acked === undefined) this.socket.send({ type: "action", id: p.id, action: p.action });
       },
       onMessage: (message) => this.receive(message),
+      // a message too big for the server's socket (64 KB): sent again on reconnection, it
+      // would close the socket again, for ever; the move is dropped with a word instead
+      onTooLong: () => {
+        if (!this.pending || this.pending.acked !== undefined) return;
+        this.settle();
+        if (this.current) this.onState(this.current);
+        this.onNotice("Coup trop long pour être envoyé : il n'a pas été joué.");
+      },
     });
   }
 
