@@ -3,7 +3,7 @@
 import { newId } from "./dom.js";
 
 const BANNER_TEXT = "Connexion perdue, reconnexion…";
-const OFFLINE_TEXT = "Hors ligne : la partie reprend dès le retour du réseau (un coup joué partira alors).";
+const OFFLINE_TEXT = "Hors ligne : la partie reprendra au retour du réseau.";
 
 export class TableSocket {
   constructor(url, { onMessage, onOpen, onTooLong, banner }) {
