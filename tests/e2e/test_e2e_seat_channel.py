@@ -34,6 +34,14 @@ window.WebSocket = class {
 """
 
 
+def fake_socket_page(live_server: Any, players: Any) -> Any:
+    """A page of the site whose WebSocket is `FAKE_SOCKET`, to drive net.js from a test."""
+    page = players().page
+    page.add_init_script(FAKE_SOCKET)
+    page.goto(live_server.url + "/")
+    return page
+
+
 def state(version: int, log_from: int, log_to: int, full: bool = False) -> dict[str, Any]:
     lines = [{"v": version, "text": f"ligne {i}"} for i in range(log_from, log_to)]
     return {
@@ -52,9 +60,7 @@ def test_seat_channel_asks_for_the_full_state_after_a_gap_and_settles_on_ack_and
     live_server,
     players,  # type: ignore[no-untyped-def]
 ) -> None:
-    page = players().page
-    page.add_init_script(FAKE_SOCKET)
-    page.goto(live_server.url + "/")
+    page = fake_socket_page(live_server, players)
     result = page.evaluate(
         """async ([first, gap, next, afterAck]) => {
           const { SeatChannel } = await import("/static/js/net.js");
@@ -91,9 +97,7 @@ def test_seat_channel_drops_a_move_the_server_closed_as_too_big(
     """A message over the server's frame limit (64 KB) closes the socket with 1009: sent
     again on every reconnection, it closed the socket for ever (an audit saw the loop at
     4 KB). The move is dropped with a word, and the next socket does not send it."""
-    page = players().page
-    page.add_init_script(FAKE_SOCKET)
-    page.goto(live_server.url + "/")
+    page = fake_socket_page(live_server, players)
     result = page.evaluate(
         """async (first) => {
           const { SeatChannel } = await import("/static/js/net.js");

@@ -361,15 +361,19 @@ async def receive_loop(conn: Connection, service: TableService, seat: int | None
             await chat_socket.handle(conn, service, conn.speaker, message, limits, client)
 
 
+def action_id_of(message: object) -> str | None:
+    """A client message's action id, if it has a valid one (1 to 64 characters)."""
+    action_id = message.get("id") if isinstance(message, dict) else None
+    return action_id if isinstance(action_id, str) and 0 < len(action_id) <= 64 else None
+
+
 def message_id(text: str) -> str | None:
     """The id of an action in `text` (under the socket's frame limit, 64 KB), so that its
     refusal settles the move in flight; None if there is none to read."""
     try:
-        message = orjson.loads(text)
+        return action_id_of(orjson.loads(text))
     except orjson.JSONDecodeError:
         return None
-    action_id = message.get("id") if isinstance(message, dict) else None
-    return action_id if isinstance(action_id, str) and 0 < len(action_id) <= 64 else None
 
 
 async def refuse(conn: Connection, action_id: object, text: str) -> None:
@@ -379,8 +383,8 @@ async def refuse(conn: Connection, action_id: object, text: str) -> None:
 async def handle_action(
     conn: Connection, service: TableService, seat: int | None, message: dict[str, Any]
 ) -> None:
-    action_id = message.get("id")
-    if not isinstance(action_id, str) or not 0 < len(action_id) <= 64:
+    action_id = action_id_of(message)
+    if action_id is None:
         await refuse(conn, None, "Action sans identifiant.")
         return
     if seat is None:
