@@ -1,12 +1,14 @@
 """`choux admin`: the operator's tools that are safe while the server runs, because the
 server reads what they change from the database at each request (accounts and their
-sessions). Tables live in the server's memory: close them through the site, not here."""
+sessions), and its open sockets at each session sweep. Tables live in the server's memory:
+close them through the site, not here."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,9 +18,9 @@ from choux.engine.base import ChouxError
 from choux.play.settings import default_database_url
 
 if TYPE_CHECKING:
-    from choux.play.accounts import Accounts
+    from choux.play.accounts import Account, Accounts
 
-app = typer.Typer(help="Operator's tools (accounts).", no_args_is_help=True)
+app = typer.Typer(help="Operator's tools (accounts, suspensions).", no_args_is_help=True)
 console = Console()
 
 DB = typer.Option(help="database URL (default: CHOUX_DATABASE_URL, else the SQLite file here)")
@@ -61,18 +63,49 @@ async def _accounts(url: str) -> AsyncIterator[Accounts]:
         await store.close()
 
 
+async def _found(accounts: Accounts, pseudo: str) -> Account:
+    account = await accounts.by_pseudo(pseudo)
+    if account is None:
+        raise AdminError(f"Aucun compte « {pseudo} ».")
+    return account
+
+
 async def _reset(url: str, pseudo: str) -> str:
     async with _accounts(url) as accounts:
-        account = await accounts.by_pseudo(pseudo)
-        if account is None:
-            raise AdminError(f"Aucun compte « {pseudo} ».")
-        return await accounts.reset_password(account)
+        return await accounts.reset_password(await _found(accounts, pseudo))
 
 
-async def _listing(url: str) -> list[tuple[str, str]]:
+async def _suspend(url: str, pseudo: str, reason: str, suspend: bool) -> str:
+    """Suspend (or restore) the account; its pseudonym as stored."""
+    from choux.play.accounts import AccountError
+
+    async with _accounts(url) as accounts:
+        account = await _found(accounts, pseudo)
+        try:
+            if suspend:
+                await accounts.suspend(account, reason)
+            else:
+                await accounts.restore(account)
+        except AccountError as error:
+            raise AdminError(str(error)) from error
+        return account.pseudo
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+async def _listing(url: str) -> list[str]:
     async with _accounts(url) as accounts:
         found = await accounts.listing()
-    return [(pseudo, made.strftime("%Y-%m-%d %H:%M")) for pseudo, made in found]
+    lines = []
+    for listed in found:
+        line = f"{_when(listed.created_at)}  {listed.pseudo}"
+        if listed.suspended_at is not None:
+            line += f"  [suspendu le {_when(listed.suspended_at)}"
+            line += f" : {listed.reason}]" if listed.reason else "]"
+        lines.append(line)
+    return lines
 
 
 @app.command("reset-password")
@@ -87,8 +120,35 @@ def reset_password(
     console.print("Tous ses appareils sont déconnectés.", highlight=False)
 
 
+@app.command("suspend")
+def suspend(
+    pseudo: Annotated[str, typer.Argument(help="the account's pseudonym")],
+    reason: Annotated[str, typer.Option(help="a note for the operators' listing")] = "",
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Suspend an account (cheating, abuse): it cannot log in, every device is logged out
+    (open pages within CHOUX_SESSION_SWEEP seconds), it leaves the public ladders. Its
+    games and records stay."""
+    name = asyncio.run(_suspend(_database(db), pseudo, reason, True))
+    console.print(
+        f"Compte « {name} » suspendu ; tous ses appareils sont déconnectés.",
+        highlight=False,
+        markup=False,
+    )
+
+
+@app.command("restore")
+def restore(
+    pseudo: Annotated[str, typer.Argument(help="the account's pseudonym")],
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Lift a suspension: the player logs in again with their password."""
+    name = asyncio.run(_suspend(_database(db), pseudo, "", False))
+    console.print(f"Compte « {name} » rétabli.", highlight=False, markup=False)
+
+
 @app.command("accounts")
 def accounts(db: Annotated[str | None, DB] = None) -> None:
-    """List the accounts: pseudonym and date of creation."""
-    for pseudo, made in asyncio.run(_listing(_database(db))):
-        console.print(f"{made}  {pseudo}", highlight=False)
+    """List the accounts: date of creation, pseudonym, and any suspension with its note."""
+    for line in asyncio.run(_listing(_database(db))):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import logging
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -456,3 +458,80 @@ def login_needed(c: object) -> bool:
     """The device's session is closed: its account page asks to log in again."""
     page = c.get("/compte", follow_redirects=False)  # type: ignore[attr-defined]
     return page.status_code == 303 and page.headers["location"].startswith("/connexion")
+
+
+def admin_command(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`choux admin …` on the database at `url`, as another program (the server runs)."""
+    command = [sys.executable, "-m", "choux", "admin", *args, "--db", url]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_the_operator_suspends_a_cheat_and_restores_them(sqlite_url: str, course: str) -> None:
+    """`choux admin suspend`: a cheating or abusive account could not be stopped. Now it
+    cannot log in (told so only with the right password: no oracle for the others), its
+    phone's open table page is closed by the running server's session sweep, it leaves the
+    ladder and its profile; `restore` lets it back in. A hostile note is refused."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with client(sqlite_url, session_sweep_seconds=0.3) as c:
+        assert signup(c, "Germaine").status_code == 303
+        code = create_table(c, course, ["human", "bot:random"], "Germaine")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            play_to_end(ws)
+        assert 'href="/joueur/Germaine"' in c.get(f"/classement/{course}").text
+        phone = other(c)
+        assert login(phone, "Germaine").status_code == 303
+        table = create_table(phone, course, ["human", "human"], "Germaine")
+        too_long = admin_command(sqlite_url, "suspend", "Germaine", "--reason", "x" * 201)
+        assert too_long.returncode == 2 and "Raison trop longue" in too_long.stderr
+        assert "Traceback" not in too_long.stderr
+        assert login(other(c), "Germaine").status_code == 303  # nothing changed
+        with phone.websocket_connect(f"/t/{table}/ws") as ws:
+            assert receive_state(ws)["seat"] == 0
+            done = admin_command(
+                sqlite_url, "suspend", "germaine", "--reason", "triche\x1b[31m répétée\n[bold]"
+            )
+            assert done.returncode == 0, done.stderr
+            assert "« Germaine » suspendu" in done.stdout
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    ws.receive_json()  # the sweep closes it within 0.3 s
+            assert closed.value.code == 4401
+        with phone.websocket_connect(f"/t/{table}/ws") as ws:
+            assert receive_state(ws)["seat"] is None  # a guest now
+        listing = admin_command(sqlite_url, "accounts").stdout
+        assert "Germaine  [suspendu le " in listing and ": triche [31m répétée [bold]]" in listing
+        assert "\x1b" not in listing
+        refused = login(other(c), "Germaine")
+        assert refused.status_code == 403 and "Ce compte est suspendu" in text_of(refused)
+        wrong = login(other(c), "Germaine", "pas le bon mot de passe")
+        assert wrong.status_code == 403 and "suspendu" not in text_of(wrong)
+        assert "Germaine" not in c.get(f"/classement/{course}").text
+        gone = c.get("/joueur/Germaine")
+        assert gone.status_code == 404 and "Ce compte est suspendu" in text_of(gone)
+        assert login_needed(c)  # the laptop was logged out too
+        restored = admin_command(sqlite_url, "restore", "GERMAINE")
+        assert restored.returncode == 0 and "« Germaine » rétabli" in restored.stdout
+        assert login(other(c), "Germaine").status_code == 303
+        assert 'href="/joueur/Germaine"' in c.get(f"/classement/{course}").text
+        assert "suspendu" not in admin_command(sqlite_url, "accounts").stdout
+    unknown = admin_command(sqlite_url, "suspend", "Personne")
+    assert unknown.returncode == 2 and "Aucun compte « Personne »" in unknown.stderr
+
+
+def test_a_password_reset_by_the_operator_closes_the_open_pages(sqlite_url: str) -> None:
+    """`choux admin reset-password` closed the sessions in the database, but a running
+    server kept their open sockets playing (a gap of the last note): the sweep closes
+    them."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with client(sqlite_url, session_sweep_seconds=0.3) as c:
+        assert signup(c, "Germaine").status_code == 303
+        code = create_table(c, "chouine", ["human", "human"], "Germaine")
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] == 0
+            assert admin_command(sqlite_url, "reset-password", "Germaine").returncode == 0
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    ws.receive_json()
+            assert closed.value.code == 4401

@@ -30,10 +30,16 @@ MIN_PSEUDO, MAX_PSEUDO = 3, 24
 MIN_PASSWORD, MAX_PASSWORD = 10, 128
 #: a session lasts as long as the cookie that carries it
 SESSION_DAYS = 60
+#: session tokens checked by one query of a sweep (SQLite allows 32,766 parameters)
+SWEEP_BATCH = 500
 PSEUDO_CHARS = re.compile(r"^[^\W_][\w.\-]*$")
 
 #: the one answer to a failed log-in, whether the pseudonym exists or not
 BAD_LOGIN = "Pseudonyme ou mot de passe incorrect."
+#: the answer to the right password of a suspended account
+SUSPENDED = "Ce compte est suspendu par l'administrateur du site."
+#: the longest reason an operator may note for a suspension
+MAX_REASON = 200
 
 hasher = PasswordHash.recommended()  # argon2id
 #: verified against when the pseudonym is unknown, so both failures take as long
@@ -49,6 +55,16 @@ class Account:
     id: int
     pseudo: str
     player: str
+
+
+@dataclass(frozen=True)
+class Listed:
+    """An account as the operator's listing shows it."""
+
+    pseudo: str
+    created_at: datetime
+    suspended_at: datetime | None
+    reason: str
 
 
 def clean_pseudo(raw: object) -> str:
@@ -83,6 +99,17 @@ def pseudo_key(pseudo: str) -> str:
     True
     """
     return unicodedata.normalize("NFKC", pseudo).casefold()[:MAX_PSEUDO]
+
+
+def clean_reason(raw: object) -> str:
+    """The operator's note on a suspension: one line of plain text, at most `MAX_REASON`
+    characters (control characters would garble the listing in a terminal)."""
+    if not isinstance(raw, str):
+        raise AccountError("La raison doit être un texte.")
+    text = " ".join("".join(c if c.isprintable() else " " for c in raw).split())
+    if len(text) > MAX_REASON:
+        raise AccountError(f"Raison trop longue ({MAX_REASON} caractères au plus).")
+    return text
 
 
 def check_password(raw: object) -> str:
@@ -168,6 +195,7 @@ class Accounts:
         """The account if the password is right; one message and one cost otherwise."""
         found = None
         stored = _DUMMY_HASH
+        suspended = False
         if isinstance(pseudo, str) and 0 < len(pseudo.strip()) <= MAX_PSEUDO:
             async with self.store.db.connect() as conn:
                 row = (
@@ -179,10 +207,13 @@ class Accounts:
                 ).first()
             if row is not None:
                 found, stored = Account(row.id, row.pseudo, row.player), row.password_hash
+                suspended = row.suspended_at is not None
         given = password if isinstance(password, str) and len(password) <= MAX_PASSWORD else ""
         valid = await asyncio.to_thread(hasher.verify, given, stored)
         if found is None or not valid:
             raise AccountError(BAD_LOGIN, "forbidden")
+        if suspended:  # said only to whoever knows the password
+            raise AccountError(SUSPENDED, "forbidden")
         return found
 
     async def change_password(self, account: Account, old: object, new: object) -> None:
@@ -215,13 +246,62 @@ class Accounts:
         await self.close_all_sessions(account)
         return secret
 
-    async def listing(self) -> list[tuple[str, datetime]]:
-        """Every account: its pseudonym and when it was made, oldest first."""
+    async def listing(self) -> list[Listed]:
+        """Every account, oldest first."""
+        columns = (
+            accounts_t.c.pseudo,
+            accounts_t.c.created_at,
+            accounts_t.c.suspended_at,
+            accounts_t.c.suspended_reason,
+        )
+        async with self.store.db.connect() as conn:
+            rows = await conn.execute(select(*columns).order_by(accounts_t.c.id))
+            return [
+                Listed(row.pseudo, row.created_at, row.suspended_at, row.suspended_reason or "")
+                for row in rows
+            ]
+
+    # ------------------------------------------------------------------ suspension
+
+    async def suspend(self, account: Account, reason: object = "") -> None:
+        """The operator's suspension: no log-in any more, every device logged out (their
+        open pages within a sweep, `SessionSockets.sweep`), off the public ladder."""
+        why = clean_reason(reason)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account.id)
+                .values(suspended_at=_now(), suspended_reason=why)
+            )
+        await self.close_all_sessions(account)
+
+    async def restore(self, account: Account) -> None:
+        """Lift a suspension: the player logs in again with their password."""
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account.id)
+                .values(suspended_at=None, suspended_reason=None)
+            )
+
+    async def is_suspended(self, account: Account) -> bool:
+        async with self.store.db.connect() as conn:
+            when = await conn.execute(
+                select(accounts_t.c.suspended_at).where(accounts_t.c.id == account.id)
+            )
+            return when.scalar_one_or_none() is not None
+
+    async def suspended_players(self, players: list[str]) -> set[str]:
+        """Which of these identities belong to a suspended account."""
+        if not players:
+            return set()
         async with self.store.db.connect() as conn:
             rows = await conn.execute(
-                select(accounts_t.c.pseudo, accounts_t.c.created_at).order_by(accounts_t.c.id)
+                select(accounts_t.c.player).where(
+                    accounts_t.c.player.in_(players), accounts_t.c.suspended_at.is_not(None)
+                )
             )
-            return [(row.pseudo, row.created_at) for row in rows]
+            return {row.player for row in rows}
 
     # ------------------------------------------------------------------ sessions
 
@@ -249,10 +329,33 @@ class Accounts:
                     .where(
                         account_sessions_t.c.token_hash == hash_session(token),
                         account_sessions_t.c.created_at > since,
+                        accounts_t.c.suspended_at.is_(None),
                     )
                 )
             ).first()
         return None if row is None else Account(row.id, row.pseudo, row.player)
+
+    async def live_sessions(self, tokens: list[str]) -> set[str]:
+        """Which of these session tokens still log someone in (not closed, not expired,
+        the account not suspended): what a running server asks of its open sockets, since
+        another process (`choux admin`) may have closed their sessions."""
+        since = _now() - timedelta(days=SESSION_DAYS)
+        by_hash = {hash_session(token): token for token in tokens}
+        live: set[str] = set()
+        hashes = list(by_hash)
+        async with self.store.db.connect() as conn:
+            for start in range(0, len(hashes), SWEEP_BATCH):
+                rows = await conn.execute(
+                    select(account_sessions_t.c.token_hash)
+                    .join(accounts_t, account_sessions_t.c.account_id == accounts_t.c.id)
+                    .where(
+                        account_sessions_t.c.token_hash.in_(hashes[start : start + SWEEP_BATCH]),
+                        account_sessions_t.c.created_at > since,
+                        accounts_t.c.suspended_at.is_(None),
+                    )
+                )
+                live.update(by_hash[row.token_hash] for row in rows)
+        return live
 
     async def close_session(self, token: str) -> None:
         async with self.store.db.begin() as conn:

@@ -78,6 +78,9 @@ class Settings:
     grace_seconds: float = _number_env("CHOUX_GRACE_SECONDS", 180)
     #: seconds between server heartbeats on each WebSocket
     heartbeat_seconds: float = _number_env("CHOUX_HEARTBEAT", 15, least=1)
+    #: seconds between checks that open sockets' account sessions still live (closed by
+    #: another program, `choux admin`)
+    session_sweep_seconds: float = _number_env("CHOUX_SESSION_SWEEP", 30, least=0.2)
     #: origins allowed for WebSockets besides the page's own host (comma-separated)
     allowed_origins: tuple[str, ...] = field(
         default_factory=lambda: tuple(

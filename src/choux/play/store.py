@@ -147,6 +147,9 @@ accounts_t = Table(
     Column("player", String(40), nullable=False, unique=True),  # the identity it owns
     Column("password_hash", String(200), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the operator's suspension (`choux admin suspend`): no log-in, no session, off the ladder
+    Column("suspended_at", DateTime(timezone=True), nullable=True),
+    Column("suspended_reason", String(200), nullable=True),
 )
 
 account_sessions_t = Table(

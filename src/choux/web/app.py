@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from choux.play.accounts import Accounts
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
@@ -50,9 +51,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.session_sockets.connect(service.pubsub)
         await service.start()
         keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.freezing() else None
+        sweeper = asyncio.create_task(
+            app.state.session_sockets.keep_swept(
+                Accounts(store).live_sessions, settings.session_sweep_seconds
+            )
+        )
         try:
             yield
         finally:
+            sweeper.cancel()
             if keeper is not None:
                 keeper.cancel()
             await service.stop()

@@ -390,7 +390,10 @@ async def ladder(request: Request, name: str) -> Response:
     game = games.get(name)
     standings = await service_of(request).store.ladder(name, 100)
     me = session_of(request).player
-    profiles = await accounts_of(request).pseudos_of([s.player for s in standings if not s.is_bot])
+    people = [s.player for s in standings if not s.is_bot]
+    suspended = await accounts_of(request).suspended_players(people)  # off the ladder
+    standings = [s for s in standings if s.player not in suspended]
+    profiles = await accounts_of(request).pseudos_of(people)
     rows = [
         {
             "rank": index + 1,

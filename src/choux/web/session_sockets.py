@@ -5,17 +5,23 @@ page kept playing its seat after its session was closed (found by an audit).
 
 Closed with SESSION_CLOSED, the page reconnects with its cookie, which is now a guest's.
 Several processes: the closing one tells the others through Redis, each closes its own.
+What another program closes in the database (`choux admin suspend` or `reset-password`)
+reaches the open sockets at the next sweep (`sweep`, every `CHOUX_SESSION_SWEEP` seconds).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from choux.play.pubsub import PubSub
 
 #: the close code of a socket whose account session was closed
 SESSION_CLOSED = 4401
+
+log = logging.getLogger("choux.web")
 
 
 class Closable(Protocol):
@@ -64,3 +70,33 @@ class SessionSockets:
         # at once: a socket whose client stopped reading takes up to its send timeout
         await asyncio.gather(*(conn.close(SESSION_CLOSED, "session fermée") for conn in closing))
         return len(closing)
+
+    async def sweep(self, live: Callable[[list[str]], Awaitable[set[str]]]) -> int:
+        """Close the sockets whose session `live` no longer knows (the store's
+        `Accounts.live_sessions`); the number closed."""
+        tokens = {auth for conns in self.by_player.values() for auth in conns.values()}
+        if not tokens:
+            return 0
+        alive = await live(sorted(tokens))
+        gone = [
+            (player, auth)
+            for player, conns in list(self.by_player.items())
+            for auth in set(conns.values())
+            if auth not in alive
+        ]
+        counts = await asyncio.gather(*(self.close_here(p, auth, None) for p, auth in gone))
+        return sum(counts)
+
+    async def keep_swept(
+        self, live: Callable[[list[str]], Awaitable[set[str]]], seconds: float
+    ) -> None:
+        """`sweep` for ever, every `seconds` (a failing store is logged and tried again)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                closed = await self.sweep(live)
+            except Exception as error:  # the store away: the next sweep tries again
+                log.warning("session sweep failed: %s", error)
+                continue
+            if closed:
+                log.info("session sweep: %d socket(s) of closed sessions closed", closed)
