@@ -81,6 +81,8 @@ class Settings:
     #: seconds between checks that open sockets' account sessions still live (closed by
     #: another program, `choux admin`)
     session_sweep_seconds: float = _number_env("CHOUX_SESSION_SWEEP", 30, least=0.2)
+    #: seconds between checks that the PostgreSQL serving lock's connection still holds it
+    lock_watch_seconds: float = _number_env("CHOUX_LOCK_WATCH", 10, least=0.1)
     #: origins allowed for WebSockets besides the page's own host (comma-separated)
     allowed_origins: tuple[str, ...] = field(
         default_factory=lambda: tuple(

@@ -14,7 +14,13 @@ from choux.play.settings import Settings, default_database_url
 from choux.web.app import create_app
 from choux.web.gc_tuning import tune_gc
 from choux.web.ratelimits import BadLimit
-from choux.web.startup import check_database, check_mail, check_url, hold_database
+from choux.web.startup import (
+    check_database,
+    check_mail,
+    check_url,
+    hold_database,
+    watch_database,
+)
 
 
 def address_to_open(host: str, port: int) -> str:
@@ -77,7 +83,18 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         proxy_headers=True,  # X-Forwarded-Proto/For, believed only from these proxies:
         forwarded_allow_ips=settings.forwarded_allow_ips,
     )
-    Announcing(config, banner(host, port, database)).run()
+    server = Announcing(config, banner(host, port, database))
+    lost: list[str] = []
+
+    def stop_serving(reason: str) -> None:  # from the lock's watcher thread
+        lost.append(reason)
+        server.should_exit = True  # Uvicorn's loop reads it every 0.1 s
+
+    watch_database(settings.lock_watch_seconds, stop_serving)
+    server.run()
+    if lost:  # another server serves the base now: this one's memory is stale
+        print(f"Arrêt : {lost[0]}", file=sys.stderr, flush=True)
+        raise SystemExit(1)
 
 
 class Announcing(uvicorn.Server):

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
@@ -22,6 +25,8 @@ from choux.play.store import migrate, stamp_meta, sync_url
 #: the schema's: several sites may share a database in schemas of their own): exclusive for
 #: a process without Redis (it must be alone), shared for those with it
 SERVE_LOCK = 0x43484F55
+
+log = logging.getLogger("choux.web")
 
 
 def check_url(url: str) -> str | None:
@@ -113,8 +118,13 @@ def hold_database(url: str, redis_url: str = "") -> str | None:
     return None
 
 
-def _hold_postgresql(url: str, *, shared: bool) -> str | None:
-    shown = make_url(url).render_as_string(hide_password=True)
+class LockTaken(Exception):
+    """Another server holds the serving lock (its French reason)."""
+
+
+def _take_postgresql_lock(url: str, *, shared: bool) -> tuple[Connection, Engine]:
+    """A connection holding the serving lock; LockTaken if another server has it, any
+    database error if the database cannot be reached."""
     engine = create_engine(sync_url(url), poolclass=NullPool)
     try:
         conn = engine.connect()
@@ -126,24 +136,103 @@ def _hold_postgresql(url: str, *, shared: bool) -> str | None:
         query = text(f"SELECT {kind}(:key, hashtext(current_schema()))")
         taken = conn.execute(query, {"key": SERVE_LOCK}).scalar()
         conn.commit()
-    except Exception as error:
+    except Exception:
         engine.dispose()
-        return f"La base de données {shown} est inutilisable : {explain(error)}"
-    if not taken:
-        conn.close()
-        engine.dispose()
-        if shared:
-            return (
-                f"La base de données {shown} est déjà servie par un serveur Choux sans Redis : "
-                "arrêtez-le, ou donnez à chaque processus le même CHOUX_REDIS_URL."
-            )
-        return (
-            f"La base de données {shown} est déjà servie par un autre serveur Choux : "
-            "plusieurs processus sur une base PostgreSQL demandent tous le même "
-            "CHOUX_REDIS_URL (voir docs/operations.md)."
+        raise
+    if taken:
+        return conn, engine
+    conn.close()
+    engine.dispose()
+    shown = make_url(url).render_as_string(hide_password=True)
+    if shared:
+        raise LockTaken(
+            f"La base de données {shown} est déjà servie par un serveur Choux sans Redis : "
+            "arrêtez-le, ou donnez à chaque processus le même CHOUX_REDIS_URL."
         )
-    _held.append(conn)
+    raise LockTaken(
+        f"La base de données {shown} est déjà servie par un autre serveur Choux : "
+        "plusieurs processus sur une base PostgreSQL demandent tous le même "
+        "CHOUX_REDIS_URL (voir docs/operations.md)."
+    )
+
+
+class PostgresHold:
+    """The serving lock on PostgreSQL, held by one connection for as long as the process
+    runs, and watched (`watch`): it goes with its connection, and a connection cut by a
+    restart of the database, a network failure or an operator's `pg_terminate_backend`
+    let it go without a word, so that a second server could start on the same base while
+    this one still served from its memory."""
+
+    def __init__(self, url: str, shared: bool, conn: Connection, engine: Engine) -> None:
+        self.url, self.shared = url, shared
+        self.conn, self.engine = conn, engine
+        self.stopped = threading.Event()
+
+    def close(self) -> None:
+        self.stopped.set()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        self.engine.dispose()
+
+    def alive(self) -> bool:
+        """Whether the lock's connection still answers (so the lock is still held)."""
+        try:
+            self.conn.execute(text("SELECT 1"))
+            self.conn.commit()
+        except Exception:
+            return False
+        return True
+
+    def watch(self, seconds: float, on_lost: Callable[[str], None]) -> threading.Thread:
+        """Check the connection every `seconds` in a thread of its own. Lost: take the lock
+        again on a new connection (waiting for the database if it is away); if another
+        server took it meanwhile, `on_lost` with the reason (this one must stop serving)."""
+        thread = threading.Thread(
+            target=self._watch, args=(seconds, on_lost), name="choux-db-lock", daemon=True
+        )
+        thread.start()
+        return thread
+
+    def _watch(self, seconds: float, on_lost: Callable[[str], None]) -> None:
+        while not self.stopped.wait(seconds):
+            if self.alive():
+                continue
+            log.warning("PostgreSQL: the serving lock's connection was lost; taking it again")
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.engine.dispose()
+            while not self.stopped.is_set():
+                try:
+                    self.conn, self.engine = _take_postgresql_lock(self.url, shared=self.shared)
+                except LockTaken as taken:
+                    log.critical("PostgreSQL: another server took the serving lock: %s", taken)
+                    on_lost(str(taken))
+                    return
+                except Exception as error:  # the database away: try again
+                    log.warning("PostgreSQL: cannot take the serving lock again yet: %s", error)
+                    self.stopped.wait(seconds)
+                    continue
+                log.warning("PostgreSQL: the serving lock is held again")
+                break
+
+
+def _hold_postgresql(url: str, *, shared: bool) -> str | None:
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        conn, engine = _take_postgresql_lock(url, shared=shared)
+    except LockTaken as taken:
+        return str(taken)
+    except Exception as error:
+        return f"La base de données {shown} est inutilisable : {explain(error)}"
+    _held.append(PostgresHold(url, shared, conn, engine))
     return None
+
+
+def watch_database(seconds: float, on_lost: Callable[[str], None]) -> None:
+    """Watch the PostgreSQL serving lock this process holds, if any (`PostgresHold`)."""
+    for hold in _held:
+        if isinstance(hold, PostgresHold):
+            hold.watch(seconds, on_lost)
 
 
 def release_database() -> None:
