@@ -221,6 +221,35 @@ def test_a_forged_or_revoked_session_is_a_guest(sqlite_url: str) -> None:
             assert "Se connecter" in visitor.get("/").text
 
 
+def test_a_guest_cookie_copied_before_the_sign_up_is_not_the_account(
+    sqlite_url: str, course: str
+) -> None:
+    """Session fixation (an audit): a copy of the guest cookie taken before the sign-up (a
+    shared computer) carried the identity the account took over, with no account session
+    to revoke: it listed the account's games, read its hand and played its seat, even after
+    « déconnecter tous mes appareils ». It is now a fresh guest."""
+    with client(sqlite_url) as c:
+        c.get("/")
+        copied = c.cookies.get(COOKIE)
+        assert copied
+        assert signup(c, "Germaine").status_code == 303
+        code = create_table(c, course, ["human", "human"], "Germaine")
+        joined = other(c)
+        join(joined, code, 1, "Bob")
+        assert post(c, "/deconnexion-partout").status_code == 303
+        thief = other(c)
+        thief.cookies.set(COOKIE, copied)
+        assert code not in thief.get("/mes-parties").text
+        assert thief.get(f"/t/{code}/etat.json").json()["seat"] is None
+        with thief.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] is None
+        # the owner logs in again and has everything
+        assert login(c, "Germaine").status_code == 303
+        assert code in c.get("/mes-parties").text
+        with c.websocket_connect(f"/t/{code}/ws") as ws:
+            assert receive_state(ws)["seat"] == 0
+
+
 def test_log_out_everywhere_and_password_change(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         assert signup(c, "Germaine").status_code == 303

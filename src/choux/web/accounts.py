@@ -59,6 +59,11 @@ async def attach(request: HTTPConnection, session: Session) -> None:
     session unknown to the store (logged out elsewhere, expired, made up) turns the
     device back into a fresh guest."""
     if not session.auth:
+        # a guest cookie whose identity has since become an account's: a copy kept from
+        # before the sign-up (a shared computer) played as the account for good, logging
+        # out everywhere and a new password notwithstanding (an audit). A fresh guest.
+        if await accounts_of(request).by_player(session.player) is not None:
+            await become_guest(request, session)
         return
     account = await accounts_of(request).session_account(session.auth)
     if account is None:
