@@ -32,7 +32,7 @@ from e2e_tables import (
 )
 
 from choux.games.cul_de_chouette import races
-from choux.games.cul_de_chouette.actions import AnnounceTotal, Sip
+from choux.games.cul_de_chouette.actions import AnnounceTotal, BuyCul, Sip
 from choux.games.cul_de_chouette.testing import arrange, dice, others_pass
 
 pytestmark = [pytest.mark.e2e, pytest.mark.flaky(reruns=2, reruns_delay=1)]
@@ -283,6 +283,20 @@ def test_cul_de_chouette_dialogs_show_their_maximum_and_refuse_bad_stakes(tmp_pa
         page.click("[data-dialog=grelottine] button[type=submit]")
         wait_view(page, "v.step === 'annonce' && v.challenge && v.challenge.stake === 29")
         shoot_sizes(page, "cdc-challenge-announced")
+
+        # the Cul bought by C, who rolls a Néant: the challenge is against C, the buyer
+        # (the dialog named the roller B, and its maximum was C's: an evening's audit)
+        state = arrange(3, scores=[120, 90, 100], roller=B, grelottine=[True, False, False])
+        dice(state, 1, 3)
+        state.apply(C, BuyCul())
+        others_pass(state)
+        dice(state, 6)
+        assert state.step == "grelottine" and state.scorer == C
+        put_state(server, code, state)
+        page.wait_for_selector("[data-dialog=grelottine]")
+        names = [seat["name"] for seat in current(page)["seats"]]
+        title = page.locator("[data-dialog=grelottine]").inner_text()
+        assert f"contre {names[C]}" in title and f"contre {names[B]}" not in title, title
 
         # a Chouette of 3, the roller sips: Perceval bets on a face
         state = arrange(3, scores=[40, 50, 60], roller=B)

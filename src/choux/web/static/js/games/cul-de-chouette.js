@@ -275,6 +275,12 @@ export function waitingOn(view) {
 }
 
 /** What is asked of `seat`, said the Cul de Chouette way (null: the generic text). */
+/** Who plays the roll's consequences (a Néant's Grelottine, a Bleu-Rouge's total): the
+ * buyer of the Cul when there is one, else the roller (the engine's `scorer`). */
+export function scorerOf(view) {
+  return view.bought_by ?? view.roller;
+}
+
 export function statusText(view, seat) {
   const mine = (type) => (view.legal || []).some((l) => l.action.type === type);
   if (view.over || !waitingOn(view).includes(seat)) return null;
@@ -289,7 +295,7 @@ export function statusText(view, seat) {
   if (view.step === "siroter") return "À vous : siroter ou garder la Chouette ?";
   if (view.step === "grelottine") return "À vous : « Grelottine ! » ou passez";
   if (view.step === "achat") return "À vous : achetez le Cul ou passez";
-  if (view.step === "bleu_rouge" && view.roller === seat && mine("annoncer_total")) return "À vous : annoncez un total ou lancez";
+  if (view.step === "bleu_rouge" && scorerOf(view) === seat && mine("annoncer_total")) return "À vous : annoncez un total ou lancez";
   if (view.step === "annonce" && !(view.awaiting && view.awaiting.seat === seat)) return "Défi en cours : Boucliette, pari ou « Je passe »";
   if (["paris_sirotage", "bleu_rouge"].includes(view.step) && !(view.awaiting && view.awaiting.seat === seat)) return "À vous : pariez ou passez";
   if (view.step === "debut" && mine("civet")) return "À vous : misez votre Civet ou lancez !";
@@ -617,7 +623,7 @@ function decisions(view, legal, ctx) {
   if (groups.has("souffler")) panel.append(dialog("soufflette", "Soufflette : qui défiez-vous ?", buttons(groups.get("souffler"), ctx, (i) => names[i.action.target])));
   if (groups.has("grelottine")) {
     const entries = maxima(groups.get("grelottine"));
-    const target = names[view.roller];
+    const target = names[scorerOf(view)]; // the buyer of the Cul plays its Néant, not the roller
     panel.append(stakeForm("grelottine", `« Grelottine ! » contre ${target}`, entries, ctx,
       (combination, stake) => ({ type: "grelottine", combination, stake }),
       "Imposez une combinaison et une mise : le maximum dépend du plus petit des deux scores."));
