@@ -79,6 +79,7 @@ def settings(url: str, **overrides: Any) -> Settings:
         "limit_create": "",
         "limit_join": "",
         "limit_messages": "",
+        "limit_replay": "",
         "restore_quiet_seconds": 0.0,
     }
     values.update(overrides)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from choux import games
 from choux.engine.base import JSON, ChouxError, Game, Option
@@ -32,6 +34,7 @@ from choux.web.forms import form_of, session_of
 from choux.web.lessons import LESSONS, lesson_of
 from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
+from choux.web.replays import Replays, html_safe_json
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -418,6 +421,22 @@ async def ladder(request: Request, name: str) -> Response:
 # ---------------------------------------------------------------------- replays
 
 
+def replays_of(request: Request) -> Replays:
+    """This process's built replays (made on first use)."""
+    state = request.app.state
+    if getattr(state, "replays", None) is None:
+        state.replays = Replays()
+    replays: Replays = state.replays
+    return replays
+
+
+def record_key(record: Record) -> str:
+    """What a built replay is kept under: the record's content (a record edited in the
+    database by hand is built anew)."""
+    text = json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 async def load_record(request: Request, record_id: int) -> Record:
     data = await service_of(request).store.record(record_id)
     if data is None:
@@ -429,19 +448,25 @@ async def load_record(request: Request, record_id: int) -> Record:
 
 
 @router.get("/parties/{record_id}/etapes.json")
-async def replay_steps_json(request: Request, record_id: int, place: int) -> JSONResponse:
+async def replay_steps_json(request: Request, record_id: int, place: int) -> Response:
     """Every step of a finished game seen from seat `place`."""
     await seating.check_replay(request, record_id)
     record = await load_record(request, record_id)
     if not 0 <= place < record.players or record.game not in games.names():
         raise TableError("Place invalide.", 404)
-    try:
+
+    def build() -> tuple[str, int]:
         steps = replay_steps(record, games.get(record.game), place)
+        for step in steps:
+            step["view"]["legal"] = []
+        text = json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
+        return text, len(text)
+
+    try:
+        text = await replays_of(request).get(("steps", record_key(record), place), build)
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
-    for step in steps:
-        step["view"]["legal"] = []
-    return JSONResponse({"steps": steps})
+    return Response(text, media_type="application/json")
 
 
 @router.get("/parties/{record_id}.json")
@@ -457,12 +482,25 @@ async def replay_page(request: Request, record_id: int) -> Response:
     record = await load_record(request, record_id)
     if record.game not in games.names():
         raise TableError("Ce jeu n'est plus disponible sur ce serveur.", 410)
-    try:
-        game = games.get(record.game)
+    game = games.get(record.game)
+    names = record.player_names()
+
+    def build() -> tuple[tuple[bool, Markup], int]:
         shown = film(record, game)
+        data = {
+            "steps": shown.steps,
+            "names": names,
+            "bots": record.bots,
+            "result": record.result,
+            "game": record.game,
+        }
+        text = html_safe_json(data)
+        return (shown.agrees, Markup(text)), len(text)  # escaped for a <script> element
+
+    try:
+        agrees, data_json = await replays_of(request).get(("page", record_key(record)), build)
     except ChouxError as error:
         raise TableError(f"Cette partie ne se rejoue pas : {error}", 410) from error
-    names = record.player_names()
     winners = winner_names(names, record.result, record.bots)
     player = session_of(request).player
     mine = await record_seat(service_of(request).store, record_id, player) if player else None
@@ -476,15 +514,9 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "game": game,
             "names": names,
             "winners": winners,
-            "rules_agree": shown.agrees,
+            "rules_agree": agrees,
             "bots": record.bots,
-            "data": {
-                "steps": shown.steps,
-                "names": names,
-                "bots": record.bots,
-                "result": record.result,
-                "game": record.game,
-            },
+            "data_json": data_json,
             "renderer": renderer(game.name),
             "constants": game.client_constants(),
             "chat": await messages_of_record(service_of(request).store, record_id),

@@ -30,6 +30,8 @@ LIMITED_POSTS = (
     # notification settings: cheap, but each one is a database write
     (re.compile(r"^/(push/abonnement|push/desabonnement|notifications/email)$"), "join"),
 )
+#: GET routes with a budget: a replay plays a whole finished game again (`replays.py`)
+LIMITED_GETS = ((re.compile(r"^/parties/[^/]+(\.json|/etapes\.json)?$"), "replay"),)
 #: every other form (leaving a seat, a bot in a seat, following a player, logging out...):
 #: each is a database write or a change seen by a whole table, none is free to repeat
 OTHER_POSTS = "join"
@@ -59,6 +61,7 @@ class Limits:
             # longer lock the owner out)
             "login_account": _scaled(login, 10),
             "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
+            "replay": _parse("CHOUX_LIMIT_REPLAY", settings.limit_replay),
         }
 
     async def allow(self, kind: str, client: str) -> bool:
@@ -73,8 +76,11 @@ class Limits:
             return True
 
     def kind_of(self, request: Request) -> str | None:
-        """The budget a request draws from: every POST has one, a GET none."""
+        """The budget a request draws from: every POST has one, a GET only a replay."""
         if request.method != "POST":
+            for pattern, kind in LIMITED_GETS:
+                if pattern.match(request.url.path):
+                    return kind
             return None
         for pattern, kind in LIMITED_POSTS:
             if pattern.match(request.url.path):

@@ -1,0 +1,76 @@
+"""Replays of finished games, built off the event loop, one at a time, and kept.
+
+A replay is rebuilt from the record by playing every move again, with a view per step: a
+long Cul de Chouette of bots (18,000 steps) took over a second of CPU and made a 40 MB
+page. Built inside the request, every fetch stalled every table of the process (a security
+audit: eight fetches at once held an unrelated request for 1.2 s). Now the work runs in a
+thread, one build at a time, and the JSON it gives is kept for the next asker (records never
+change) within a memory budget; the routes also have a rate limit of their own
+(`CHOUX_LIMIT_REPLAY`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+#: bytes of JSON kept in all (the largest replays are built again when asked for)
+BUDGET = 48 * 1024 * 1024
+
+T = TypeVar("T")
+
+
+def html_safe_json(value: object) -> str:
+    """JSON text safe inside a `<script>` element, as Jinja's `tojson` makes it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("'", "\\u0027")
+    )
+
+
+class Replays:
+    """Built replays (any value with a size in bytes) by key, least recently used out."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.kept: OrderedDict[tuple[object, ...], tuple[object, int]] = OrderedDict()
+        self.size = 0
+        self._building: asyncio.Lock | None = None
+
+    async def get(self, key: tuple[object, ...], build: Callable[[], tuple[T, int]]) -> T:
+        """The value kept under `key`, else `build()` (value, size in bytes) run in a
+        thread, after any other build of this process."""
+        found = self._take(key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        if self._building is None:
+            self._building = asyncio.Lock()
+        async with self._building:
+            found = self._take(key)  # built while this one waited
+            if found is not None:
+                return found  # type: ignore[return-value]
+            value, size = await asyncio.to_thread(build)
+        self._keep(key, value, size)
+        return value
+
+    def _take(self, key: tuple[object, ...]) -> object | None:
+        entry = self.kept.get(key)
+        if entry is None:
+            return None
+        self.kept.move_to_end(key)
+        return entry[0]
+
+    def _keep(self, key: tuple[object, ...], value: object, size: int) -> None:
+        if size > self.budget // 4 or key in self.kept:
+            return  # one huge replay must not push all the others out
+        self.kept[key] = (value, size)
+        self.size += size
+        while self.size > self.budget:
+            _, (_, dropped) = self.kept.popitem(last=False)
+            self.size -= dropped
