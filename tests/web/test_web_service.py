@@ -222,6 +222,43 @@ def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
         assert c.get(f"/t/{code}/etat.json").json()["next_code"] == new_code
 
 
+def test_a_rematch_keeps_each_seat_for_its_former_player_against_invitees(
+    sqlite_url: str, course: str
+) -> None:
+    """A newcomer with the rematch's invite link took the seat of a former player, who then
+    found their own rematch as a spectator (an evening's audit). The seat is now kept for
+    them a few minutes: not offered, refused by name, and theirs when they come."""
+    import html
+    import re
+
+    from webhelpers import csrf_of
+
+    with client(sqlite_url) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        finish_course(c, code)
+        answer = c.post(
+            f"/t/{code}/rejouer", data={"csrf": csrf_of(c.get("/").text)}, follow_redirects=False
+        )
+        new_code = answer.headers["location"].rsplit("/", 1)[1]
+        link = re.search(rf"/t/{new_code}\?cle=[\w-]+", html.unescape(c.get(f"/t/{new_code}").text))
+        assert link is not None
+        stranger = other(c)
+        page = html.unescape(stranger.get(link.group(0)).text)
+        assert "La place 2 attend Bob, qui jouait la partie précédente" in page
+        assert f'action="/t/{new_code}/rejoindre"' not in page  # no seat to offer
+        for seat in (1, None):
+            refused = join(stranger, new_code, "Intrus", seat)
+            assert refused.status_code == 400, refused.status_code
+            assert "La place 2 est gardée quelques minutes pour Bob" in html.unescape(refused.text)
+        still = c.get(f"/t/{new_code}/etat.json").json()
+        assert still["status"] == "open" and [s["name"] for s in still["seats"]][0] == "Alice"
+        bob.get(f"/t/{new_code}")  # Bob follows « Rejoindre la revanche »: his seat
+        state = bob.get(f"/t/{new_code}/etat.json").json()
+        assert state["seat"] == 1 and state["status"] == "live"
+
+
 async def test_store_refuses_a_second_writer_at_the_same_version(db_url: str, course: str) -> None:
     store = Store(db_url)
     await store.open()

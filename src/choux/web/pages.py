@@ -260,6 +260,8 @@ async def table_page(request: Request, code: str) -> Response:
     initial = table.message(Subscriber(seat), full=True)
     host = seat is not None and table.seats[seat].host
     may_sit = seat is None and await seating.may_enter(request, table, None, to_sit=True)
+    held = await seating.held_seats(request, table)
+    free = [s for s in table.open_seats() if s not in held]
     return render(
         request,
         "table.html",
@@ -270,10 +272,9 @@ async def table_page(request: Request, code: str) -> Response:
             "initial": initial,
             "renderer": renderer(table.game.name),
             "constants": table.game.client_constants(),
-            "open_seats": table.open_seats() if may_sit else [],
-            "free_seats": table.open_seats()
-            if seat is not None and table.game.shared_screen
-            else [],
+            "open_seats": free if may_sit else [],
+            "held_seats": held if may_sit else {},
+            "free_seats": free if seat is not None and table.game.shared_screen else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
             "lesson": lesson_of(request, table),
@@ -300,7 +301,7 @@ async def join_table(request: Request, code: str) -> Response:
     if my_seat(request, table) is not None:
         return see_other(f"/t/{code}")
     await seating.check_entry(request, table, form.get("cle"), to_sit=True)
-    seat = chosen_place(form)
+    seat = await seating.seat_to_take(request, table, chosen_place(form))
     player = session_of(request).player
     seat, token = await service.join(table, seat, form.get("pseudo", ""), player)
     session_of(request).remember(code, seat, token, table.seats[seat].name)
@@ -326,7 +327,7 @@ async def add_shared_player(request: Request, code: str) -> Response:
         raise TableError("L'écran partagé n'existe pas pour ce jeu : chacun joue sur son appareil.")
     if my_seat(request, table) is None:
         raise TableError("Asseyez-vous d'abord à cette table, puis ajoutez un joueur.")
-    seat = chosen_place(form)
+    seat = await seating.seat_to_take(request, table, chosen_place(form))
     seat, token = await service.join(table, seat, form.get("pseudo", ""))
     session_of(request).remember_shared(code, seat, token)
     return see_other(f"/t/{code}")

@@ -6,6 +6,7 @@ before the start, and « Jouer maintenant » (quick play).
 from __future__ import annotations
 
 import hmac
+from datetime import UTC, datetime, timedelta
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -113,6 +114,55 @@ async def former_seat(request: Request, table: LiveTable) -> int | None:
         return None
     seat = None if entry is None else before.seat_for_token(*entry)
     return seat if seat is not None else own_seat(before, session.player)
+
+
+#: how long a rematch keeps its seats for the people who had them in the game before
+REMATCH_HOLD = timedelta(minutes=5)
+
+
+async def held_seats(request: Request, table: LiveTable) -> dict[int, str]:
+    """The open seats of a rematch that still wait for the person who had them in the
+    game before (for `REMATCH_HOLD` after the rematch was made), but the visitor's own:
+    seat -> that person's name. A newcomer with the invite link took a seat the former
+    player then found taken, and watched their own rematch (an evening's audit)."""
+    previous = table.row.prev_code
+    made = table.row.created_at
+    if not previous or table.status != "open" or made is None:
+        return {}
+    if made.tzinfo is None:  # SQLite gives naive times back
+        made = made.replace(tzinfo=UTC)
+    if datetime.now(UTC) - made > REMATCH_HOLD:
+        return {}
+    try:
+        before = await service_of(request).get(previous)
+    except TableError:
+        return {}
+    mine = await former_seat(request, table)
+    free = set(table.open_seats())
+    return {
+        s.seat: s.name
+        for s in before.seats
+        if s.kind == "human" and s.seat in free and s.seat != mine and s.name
+    }
+
+
+async def seat_to_take(request: Request, table: LiveTable, wanted: int | None) -> int | None:
+    """The seat a join asks for, checked against the seats a rematch keeps (`None`: any
+    free seat, and then one that nobody waits for)."""
+    held = await held_seats(request, table)
+    if not held:
+        return wanted
+    if wanted is None:
+        free = [s for s in table.open_seats() if s not in held]
+        if free:
+            return free[0]
+        wanted = min(held)
+    if wanted in held:
+        raise TableError(
+            f"La place {wanted + 1} est gardée quelques minutes pour {held[wanted]}, qui "
+            "jouait la partie précédente : attendez son retour ou choisissez une autre place."
+        )
+    return wanted
 
 
 async def check_replay(request: Request, record_id: int) -> None:
