@@ -253,7 +253,7 @@ def test_a_rematch_keeps_each_seat_for_its_former_player_against_invitees(
             assert refused.status_code == 400, refused.status_code
             assert "La place 2 est gardée quelques minutes pour Bob" in html.unescape(refused.text)
         still = c.get(f"/t/{new_code}/etat.json").json()
-        assert still["status"] == "open" and [s["name"] for s in still["seats"]][0] == "Alice"
+        assert still["status"] == "open" and still["seats"][0]["name"] == "Alice"
         bob.get(f"/t/{new_code}")  # Bob follows « Rejoindre la revanche »: his seat
         state = bob.get(f"/t/{new_code}/etat.json").json()
         assert state["seat"] == 1 and state["status"] == "live"

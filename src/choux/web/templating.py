@@ -79,5 +79,14 @@ def way_back(request: Request, status: int = 400) -> tuple[str, str] | None:
 
 
 def render_error(request: Request, message: str, status: int) -> HTMLResponse:
-    context = {"message": message, "status": status, "back": way_back(request, status)}
+    session = getattr(request.state, "session", None)
+    # a page refused to a guest (a private table after a log-out) may be theirs once
+    # logged in: say where (an evening's audit found only « Retour au salon »)
+    login = status == 403 and request.method == "GET" and not getattr(session, "account", "")
+    context = {
+        "message": message,
+        "status": status,
+        "back": way_back(request, status),
+        "login": login,
+    }
     return render(request, "error.html", context, status)
