@@ -262,7 +262,7 @@ def test_a_guest_cookie_copied_before_the_sign_up_is_not_the_account(
         # logged out, the owner's own private table offers to log in (only « Retour au
         # salon » before: an evening's audit)
         refused = c.get(f"/t/{private}")
-        assert refused.status_code == 403 and 'href="/connexion"' in refused.text
+        assert refused.status_code == 403 and 'id="error-login"' in refused.text
         # the owner logs in again and has everything
         assert login(c, "Germaine").status_code == 303
         assert c.get(f"/t/{private}").status_code == 200
