@@ -196,19 +196,30 @@ def finish_course(c: Any, code: str) -> None:
     assert table.status == "over"
 
 
-def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
+def finished_duel(c: Any, course: str) -> tuple[str, Any]:
+    """A « course » table of Alice (`c`) and Bob, played to its end: its code, Bob's client."""
+    code = create_table(c, course, ["human", "human"], "Alice")
+    bob = other(c)
+    join(bob, code, "Bob")
+    finish_course(c, code)
+    return code, bob
+
+
+def rematch(c: Any, code: str) -> str:
+    """« Rejouer » pressed by `c`: the rematch's code."""
     from webhelpers import csrf_of
 
+    answer = c.post(
+        f"/t/{code}/rejouer", data={"csrf": csrf_of(c.get("/").text)}, follow_redirects=False
+    )
+    assert answer.status_code == 303
+    return str(answer.headers["location"]).rsplit("/", 1)[1]
+
+
+def test_rematch_keeps_seats_and_bots(sqlite_url: str, course: str) -> None:
     with client(sqlite_url) as c:
-        code = create_table(c, course, ["human", "human"], "Alice")
-        bob = other(c)
-        join(bob, code, "Bob")
-        finish_course(c, code)
-        response = bob.post(
-            f"/t/{code}/rejouer", data={"csrf": csrf_of(bob.get("/").text)}, follow_redirects=False
-        )
-        assert response.status_code == 303
-        new_code = response.headers["location"].rsplit("/", 1)[1]
+        code, bob = finished_duel(c, course)
+        new_code = rematch(bob, code)
         assert new_code != code
         assert bob.get(f"/t/{new_code}/etat.json").json()["seat"] == 1
         # Alice's seat waits for her: a stranger neither sees the table nor takes her seat
@@ -231,17 +242,9 @@ def test_a_rematch_keeps_each_seat_for_its_former_player_against_invitees(
     import html
     import re
 
-    from webhelpers import csrf_of
-
     with client(sqlite_url) as c:
-        code = create_table(c, course, ["human", "human"], "Alice")
-        bob = other(c)
-        join(bob, code, "Bob")
-        finish_course(c, code)
-        answer = c.post(
-            f"/t/{code}/rejouer", data={"csrf": csrf_of(c.get("/").text)}, follow_redirects=False
-        )
-        new_code = answer.headers["location"].rsplit("/", 1)[1]
+        code, bob = finished_duel(c, course)
+        new_code = rematch(c, code)
         link = re.search(rf"/t/{new_code}\?cle=[\w-]+", html.unescape(c.get(f"/t/{new_code}").text))
         assert link is not None
         stranger = other(c)

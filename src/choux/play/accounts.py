@@ -16,6 +16,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pwdlib import PasswordHash
 from sqlalchemy import delete, func, insert, select, update
@@ -55,6 +56,8 @@ class Account:
     id: int
     pseudo: str
     player: str
+    #: suspended by the operator (`suspend`); a suspended account has no session
+    suspended: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,11 @@ class Listed:
     created_at: datetime
     suspended_at: datetime | None
     reason: str
+
+
+def account_of(row: Any) -> Account:
+    """The account of a row of `accounts`."""
+    return Account(row.id, row.pseudo, row.player, row.suspended_at is not None)
 
 
 def clean_pseudo(raw: object) -> str:
@@ -170,14 +178,14 @@ class Accounts:
                     select(accounts_t).where(accounts_t.c.pseudo_key == pseudo_key(pseudo))
                 )
             ).first()
-        return None if row is None else Account(row.id, row.pseudo, row.player)
+        return None if row is None else account_of(row)
 
     async def by_player(self, player: str) -> Account | None:
         async with self.store.db.connect() as conn:
             row = (
                 await conn.execute(select(accounts_t).where(accounts_t.c.player == player))
             ).first()
-        return None if row is None else Account(row.id, row.pseudo, row.player)
+        return None if row is None else account_of(row)
 
     async def pseudos_of(self, players: list[str]) -> dict[str, str]:
         """The account pseudonym of each identity that has one."""
@@ -195,7 +203,6 @@ class Accounts:
         """The account if the password is right; one message and one cost otherwise."""
         found = None
         stored = _DUMMY_HASH
-        suspended = False
         if isinstance(pseudo, str) and 0 < len(pseudo.strip()) <= MAX_PSEUDO:
             async with self.store.db.connect() as conn:
                 row = (
@@ -206,13 +213,12 @@ class Accounts:
                     )
                 ).first()
             if row is not None:
-                found, stored = Account(row.id, row.pseudo, row.player), row.password_hash
-                suspended = row.suspended_at is not None
+                found, stored = account_of(row), row.password_hash
         given = password if isinstance(password, str) and len(password) <= MAX_PASSWORD else ""
         valid = await asyncio.to_thread(hasher.verify, given, stored)
         if found is None or not valid:
             raise AccountError(BAD_LOGIN, "forbidden")
-        if suspended:  # said only to whoever knows the password
+        if found.suspended:  # said only to whoever knows the password
             raise AccountError(SUSPENDED, "forbidden")
         return found
 
@@ -283,13 +289,6 @@ class Accounts:
                 .where(accounts_t.c.id == account.id)
                 .values(suspended_at=None, suspended_reason=None)
             )
-
-    async def is_suspended(self, account: Account) -> bool:
-        async with self.store.db.connect() as conn:
-            when = await conn.execute(
-                select(accounts_t.c.suspended_at).where(accounts_t.c.id == account.id)
-            )
-            return when.scalar_one_or_none() is not None
 
     async def suspended_players(self, players: list[str]) -> set[str]:
         """Which of these identities belong to a suspended account."""

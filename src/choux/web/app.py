@@ -51,9 +51,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.session_sockets.connect(service.pubsub)
         await service.start()
         keeper = asyncio.create_task(keep_live_set_frozen()) if gc_tuning.freezing() else None
+        app.state.accounts = Accounts(store)  # `accounts.accounts_of` hands this one out
         sweeper = asyncio.create_task(
             app.state.session_sockets.keep_swept(
-                Accounts(store).live_sessions, settings.session_sweep_seconds
+                app.state.accounts.live_sessions, settings.session_sweep_seconds
             )
         )
         try:

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from choux import games
@@ -34,7 +35,7 @@ from choux.web.forms import form_of, session_of
 from choux.web.lessons import LESSONS, lesson_of
 from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
-from choux.web.replays import Replays, html_safe_json
+from choux.web.replays import Replays, compact_json
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -460,7 +461,7 @@ async def replay_steps_json(request: Request, record_id: int, place: int) -> Res
         steps = replay_steps(record, games.get(record.game), place)
         for step in steps:
             step["view"]["legal"] = []
-        text = json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
+        text = compact_json({"steps": steps})
         return text, len(text)
 
     try:
@@ -495,8 +496,8 @@ async def replay_page(request: Request, record_id: int) -> Response:
             "result": record.result,
             "game": record.game,
         }
-        text = html_safe_json(data)
-        return (shown.agrees, Markup(text)), len(text)  # escaped for a <script> element
+        text = htmlsafe_json_dumps(data, dumps=compact_json)  # Jinja's `tojson`, compact
+        return (shown.agrees, text), len(text)
 
     try:
         agrees, data_json = await replays_of(request).get(("page", record_key(record)), build)

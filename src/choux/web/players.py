@@ -154,7 +154,7 @@ async def profile(request: Request, pseudo: str) -> Response:
     account = await accounts_of(request).by_pseudo(pseudo) if len(pseudo) <= 24 else None
     if account is None:
         raise TableError("Aucun joueur ne porte ce pseudonyme.", "not_found")
-    if await accounts_of(request).is_suspended(account):
+    if account.suspended:
         raise TableError("Ce compte est suspendu.", "not_found")
     service: TableService = request.app.state.service
     standings = await standings_of(service.store, account.player)
