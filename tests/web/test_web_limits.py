@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from starlette.testclient import TestClient
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import (
     client,
@@ -141,6 +142,42 @@ def test_bot_only_tables_are_limited_per_client_and_in_total(sqlite_url: str) ->
     assert third.status_code == 303
     assert over_total.status_code == 429 and "robots" in over_total.text
     assert with_a_person.status_code == 303  # tables with a person are not limited
+
+
+def test_tables_waiting_for_players_are_capped_per_client(sqlite_url: str) -> None:
+    """A stream of empty tables from one address would push everyone else's off the
+    lobby's list (it shows the newest ones only)."""
+    two = ("human", "human")
+    with client(sqlite_url, max_open_tables_per_client=3) as c:
+        mine = [post_table(c, seats=two).status_code for _ in range(4)]
+        refused = post_table(c, seats=two)
+        with_a_bot = post_table(c)  # live at once: nobody is waited for
+        stranger = TestClient(c.app, client=("203.0.113.9", 50000))
+        stranger.portal = c.portal
+        theirs = post_table(stranger, seats=two)
+        lobby = c.get("/").text
+    assert mine == [303, 303, 303, 429]
+    assert refused.status_code == 429
+    assert "3 tables qui attendent des joueurs" in refused.text
+    assert with_a_bot.status_code == 303
+    assert theirs.status_code == 303 and theirs.headers["location"].split("/")[-1] in lobby
+
+
+def test_one_ipv6_subscriber_shares_one_budget_across_its_addresses(sqlite_url: str) -> None:
+    """Every address of an IPv6 /64 counts as one client: one subscriber picks any of them."""
+    with client(sqlite_url, limit_create="2 per minute") as c:
+
+        def from_address(host: str) -> TestClient:
+            visitor = TestClient(c.app, client=(host, 50000))
+            visitor.portal = c.portal
+            return visitor
+
+        same = [
+            post_table(from_address(f"2001:db8:7:1::{n:x}")).status_code for n in (1, 0xBEEF, 9)
+        ]
+        next_block = post_table(from_address("2001:db8:7:2::1")).status_code
+    assert same == [303, 303, 429]
+    assert next_block == 303
 
 
 def test_limits_use_redis_when_configured() -> None:

@@ -39,7 +39,8 @@ def saved_garbage() -> Iterator[list[object]]:
 async def test_pages_and_forms_leave_no_task_cycles(
     tmp_path: Path, saved_garbage: list[object]
 ) -> None:
-    app = create_app(settings(f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    app = create_app(settings(url, max_open_tables_per_client=0))  # ten tables wait here
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:

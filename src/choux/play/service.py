@@ -236,6 +236,20 @@ class TableService(
                 "busy",
             )
 
+    def _check_open_tables(self, client: str | None) -> None:
+        """A client's tables still waiting for players are capped: the lobby lists the newest
+        ones only, and a stream of empty tables from one address would hide everyone else's."""
+        cap = self.settings.max_open_tables_per_client
+        if client is None or not cap:
+            return
+        waiting = sum(t.status == "open" and t.client == client for t in self.tables.values())
+        if waiting >= cap:
+            raise TableError(
+                f"Vous avez déjà {waiting} tables qui attendent des joueurs : lancez-les, "
+                "ou attendez qu'elles expirent, avant d'en ouvrir une autre.",
+                "busy",
+            )
+
     # ------------------------------------------------------------------ creation & seats
 
     async def create(
@@ -298,6 +312,8 @@ class TableService(
         status = "open" if any(r.kind == "open" for r in rows) else "live"
         if all(r.kind == "bot" for r in rows):
             self._check_bot_tables(client)
+        if status == "open":
+            self._check_open_tables(client)
         row = TableRow(
             id=0,
             code=new_code(),

@@ -112,6 +112,9 @@ class Settings:
     #: bot-only tables playing at once, in all and per client
     max_bot_tables: int = _count_env("CHOUX_MAX_BOT_TABLES", 20)
     max_bot_tables_per_client: int = _count_env("CHOUX_MAX_BOT_TABLES_PER_CLIENT", 3)
+    #: tables waiting for players at once per client (0: no limit), so that one address
+    #: cannot push everyone else's tables off the lobby's list
+    max_open_tables_per_client: int = _count_env("CHOUX_MAX_OPEN_TABLES_PER_CLIENT", 6)
     #: WebSockets open at once per client address (0: no limit); beyond, closed with 4429
     max_sockets_per_client: int = _count_env("CHOUX_MAX_SOCKETS_PER_CLIENT", 200)
     #: rate limits per client (address), in the `limits` notation ("N per minute"; "" = none)

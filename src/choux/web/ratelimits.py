@@ -8,6 +8,7 @@ take the site down).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 
@@ -38,8 +39,36 @@ OTHER_POSTS = "join"
 
 
 def client_key(conn: HTTPConnection) -> str:
-    """Who asks: the client's address (behind a trusted proxy, the forwarded one)."""
-    return conn.client.host if conn.client is not None else "inconnu"
+    """Who asks: the client's address (behind a trusted proxy, the forwarded one), as
+    `address_key` counts it."""
+    return address_key(conn.client.host) if conn.client is not None else "inconnu"
+
+
+def address_key(host: str) -> str:
+    """The unit that limits count: an IPv4 address, or an IPv6 address's /64. One
+    subscriber gets a whole /64 and picks any address in it, so keyed by the exact address
+    every limit would be as wide as 2**64 clients.
+
+    >>> address_key("203.0.113.7")
+    '203.0.113.7'
+    >>> address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff::9")
+    True
+    >>> address_key("2001:db8:1:2::1") == address_key("2001:db8:1:3::1")
+    False
+    >>> address_key("::ffff:203.0.113.7")
+    '203.0.113.7'
+    >>> address_key("testclient")
+    'testclient'
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address (a test client's name, a Unix socket)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 class Limits:
