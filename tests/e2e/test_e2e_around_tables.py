@@ -132,3 +132,29 @@ def test_a_replay_and_the_account_pages_read_well_in_both_themes(tmp_path: Path)
                 badges += person.evaluate(CONTRAST, ".turn-badge")
             assert len(badges) == 1 and badges[0] >= 4.5, (theme, badges)
         assert not errors, errors
+
+
+def test_a_host_closes_a_waiting_table_and_a_friends_page_says_so(tmp_path: Path) -> None:
+    """Closed before its start, a table says it was never played, not that a move's time ran
+    out (an open table that expires reads the same)."""
+    with live_server(tmp_path) as server, chromium() as browser:
+        host, errors = watched_page(browser, PHONE)
+        friend, _ = watched_page(browser, DESKTOP, errors)
+        invite = tables.create_table(
+            host, server.url, "chouine", "Alice", 3, {1: "human", 2: "human"}
+        )
+        tables.join(friend, invite, "Bob")
+        host.reload()
+        host.locator(".host-panel summary").click()
+        host.locator("#close-form button").click()
+        host.wait_for_url("**/t/*")
+        for page in (host, friend):
+            page.wait_for_function("() => !document.getElementById('result').hidden")
+            assert tables.plain(page.locator("#result-title").inner_text()) == "Table fermée"
+            assert "aucune partie n'a été jouée" in tables.plain(
+                page.locator("#result-place").inner_text()
+            )
+            assert "Table fermée avant le début" in tables.plain(
+                page.locator("#status-line").inner_text()
+            )
+        assert not errors

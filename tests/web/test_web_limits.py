@@ -15,6 +15,7 @@ from webhelpers import (
     csrf_of,
     join,
     other,
+    page_log,
     receive_state,
     wait_for,
 )
@@ -149,16 +150,23 @@ def test_tables_waiting_for_players_are_capped_per_client(sqlite_url: str) -> No
     lobby's list (it shows the newest ones only)."""
     two = ("human", "human")
     with client(sqlite_url, max_open_tables_per_client=3) as c:
-        mine = [post_table(c, seats=two).status_code for _ in range(4)]
+        mine = [post_table(c, seats=two) for _ in range(4)]
         refused = post_table(c, seats=two)
+        closed = c.post(
+            mine[0].headers["location"] + "/fermer", data={"csrf": csrf_of(c.get("/").text)}
+        )
+        after_closing = post_table(c, seats=two)
         with_a_bot = post_table(c)  # live at once: nobody is waited for
         stranger = TestClient(c.app, client=("203.0.113.9", 50000))
         stranger.portal = c.portal
         theirs = post_table(stranger, seats=two)
         lobby = c.get("/").text
-    assert mine == [303, 303, 303, 429]
+    assert [r.status_code for r in mine] == [303, 303, 303, 429]
     assert refused.status_code == 429
     assert "3 tables qui attendent des joueurs" in refused.text
+    assert closed.status_code == 200
+    assert page_log(closed.text)[-1] == "Table fermée par son hôte avant la partie."
+    assert after_closing.status_code == 303
     assert with_a_bot.status_code == 303
     assert theirs.status_code == 303 and theirs.headers["location"].split("/")[-1] in lobby
 

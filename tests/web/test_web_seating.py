@@ -19,7 +19,7 @@ from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
 )
-from webhelpers import client, create_table, csrf_of, other, receive_state
+from webhelpers import client, create_table, csrf_of, other, page_log, receive_state
 
 from choux.play.errors import TableError
 from choux.play.store import tables_t
@@ -108,6 +108,30 @@ def test_the_host_frees_a_seat_taken_by_mistake_before_the_start(sqlite_url: str
         assert table.status == "live"
         late = post_form(c, f"/t/{code}/retirer", f"/t/{code}", place="1")
         assert late.status_code == 409 and "La partie a commencé" in text_of(late)
+
+
+def test_the_host_closes_a_table_still_waiting_for_players(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        code = create_table(c, "chouine", ["human", "human", "human"])
+        bob = other(c)
+        assert post_form(bob, f"/t/{code}/rejoindre", f"/t/{code}", pseudo="Bob").status_code == 303
+        assert 'id="close-form"' in c.get(f"/t/{code}").text
+        assert 'id="close-form"' not in bob.get(f"/t/{code}").text
+        refused = post_form(bob, f"/t/{code}/fermer", f"/t/{code}")
+        assert refused.status_code == 403 and "Seul l'hôte" in text_of(refused)
+        table = c.portal.call(c.app.state.service.get, code)
+        assert table.status == "open"
+        assert post_form(c, f"/t/{code}/fermer", f"/t/{code}").status_code == 303
+        assert table.status == "over" and code not in c.get("/").text
+        assert (
+            page_log(bob.get(f"/t/{code}").text)[-1] == "Table fermée par son hôte avant la partie."
+        )
+        # a table whose game has started is not closed
+        live = create_table(c, "chouine", ["human", "human"])
+        post_form(other(c), f"/t/{live}/rejoindre", f"/t/{live}", pseudo="Carol")
+        late = post_form(c, f"/t/{live}/fermer", f"/t/{live}")
+        assert late.status_code == 409 and "La partie a commencé" in text_of(late)
+        assert c.portal.call(c.app.state.service.get, live).status == "live"
 
 
 def test_a_replaced_seat_comes_back_to_its_identity_only(sqlite_url: str, course: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import time
@@ -181,3 +182,12 @@ def alice_and_bob(alice: TestClient, course: str) -> tuple[str, TestClient]:
     bob = other(alice)
     join(bob, code, "Bob")
     return code, bob
+
+
+def page_log(html_text: str) -> list[str]:
+    """The journal lines a table page was rendered with (its initial state's log)."""
+    blob = re.search(
+        r'<script type="application/json" id="initial-state">(.*?)</script>', html_text
+    )
+    assert blob, "no initial state in the page"
+    return [line["text"] for line in json.loads(blob.group(1))["log"]]

@@ -118,6 +118,9 @@ class ServiceBase:
     def _finished(self, table: LiveTable) -> None:  # scheduler.Scheduler
         raise NotImplementedError
 
+    async def _close_waiting(self, table: LiveTable, why: str) -> None:  # scheduler.Scheduler
+        raise NotImplementedError
+
     async def _apply(
         self,
         table: LiveTable,

@@ -223,14 +223,18 @@ class Scheduler(ServiceBase):
             if table.status != "open":
                 return
             try:
-                await self.store.set_status(table.row.id, "over")
+                await self._close_waiting(table, "Table fermée : personne n'est venu la compléter.")
             except Exception as error:  # the store away: try again later
                 log.warning("table %s: cannot expire: %s", table.code, error)
                 self._spawn(table, "expire", self._expire(table, self.settings.store_retry_seconds))
                 return
-            table.row.status = "over"
-            table.log.append((table.version, "Table fermée : personne n'est venu la compléter."))
-            table.meta += 1
-            table.wake_all()
         self._publish(table.code)
         self._finished(table)
+
+    async def _close_waiting(self, table: LiveTable, why: str) -> None:
+        """Under the table's lock: a table still waiting for players ends unplayed."""
+        await self.store.set_status(table.row.id, "over")
+        table.row.status = "over"
+        table.log.append((table.version, why))
+        table.meta += 1
+        table.wake_all()

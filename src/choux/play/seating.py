@@ -141,6 +141,23 @@ class Seating(ServiceBase):
             table.wake_all()
             self._publish(table.code)
 
+    async def close_waiting(self, table: LiveTable, host_seat: int) -> None:
+        """The host closes a table still waiting for players (a mistake, friends who will
+        not come): it ends unplayed, and no longer counts among the host's waiting tables."""
+        async with table.lock:
+            if not table.seats[host_seat].host:
+                raise TableError("Seul l'hôte peut fermer la table.", "forbidden")
+            if table.status != "open":
+                raise TableError(
+                    "La partie a commencé : la table ne se ferme plus (quittez-la, ou "
+                    "remplacez les absents par des robots).",
+                    "conflict",
+                )
+            await self._close_waiting(table, "Table fermée par son hôte avant la partie.")
+            self._cancel(table, "expire")
+        self._publish(table.code)
+        self._finished(table)
+
     async def _start_if_full(self, table: LiveTable) -> None:
         """Under the table's lock: the last seat taken starts the game."""
         if table.open_seats() or table.status != "open":

@@ -245,8 +245,8 @@ class TableService(
         waiting = sum(t.status == "open" and t.client == client for t in self.tables.values())
         if waiting >= cap:
             raise TableError(
-                f"Vous avez déjà {waiting} tables qui attendent des joueurs : lancez-les, "
-                "ou attendez qu'elles expirent, avant d'en ouvrir une autre.",
+                f"Vous avez déjà {waiting} tables qui attendent des joueurs : fermez-en une "
+                "(« Fermer la table », sur sa page) avant d'en ouvrir une autre.",
                 "busy",
             )
 

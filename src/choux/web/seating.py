@@ -249,6 +249,18 @@ async def remove_person(request: Request, code: str) -> Response:
     return RedirectResponse(f"/t/{code}", status_code=303)
 
 
+@router.post("/t/{code}/fermer")
+async def close_table(request: Request, code: str) -> Response:
+    """The host closes a table still waiting for players."""
+    await form_of(request)
+    table = await service_of(request).get(code)
+    host = my_seat(request, table)
+    if host is None:
+        raise TableError("Seul l'hôte peut fermer la table.", "forbidden")
+    await service_of(request).close_waiting(table, host)
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
 @router.post("/jouer-maintenant")
 async def quick_play(request: Request) -> Response:
     """Join the oldest public table of the game waiting for players, or open one whose

@@ -154,6 +154,12 @@ function drawLog() {
   logBox.scrollTop = logBox.scrollHeight;
 }
 
+/** Whether the table ended before its game began: a seat was still free (a game starts
+ * only once every seat is taken). */
+function neverStarted() {
+  return current.status === "over" && current.seats.some((s) => s.kind === "open");
+}
+
 let firstDraw = true;
 const baseTitle = document.title;
 
@@ -165,8 +171,11 @@ function drawResult() {
   box.hidden = !result && !abandoned;
   box.classList.toggle("abandoned", abandoned);
   if (abandoned) {  // no winner, no ranking: the way out (rematch, lobby) all the same
-    document.getElementById("result-title").textContent = "Partie abandonnée";
-    document.getElementById("result-place").textContent = french("Le temps d'un coup s'est écoulé : la partie s'arrête là, sans classement.");
+    const unplayed = neverStarted();
+    document.getElementById("result-title").textContent = unplayed ? "Table fermée" : "Partie abandonnée";
+    document.getElementById("result-place").textContent = french(unplayed
+      ? "La table s'est fermée avant que toutes les places soient prises : aucune partie n'a été jouée."
+      : "Le temps d'un coup s'est écoulé : la partie s'arrête là, sans classement.");
     document.getElementById("result-reason").textContent = "";
     clear(document.getElementById("result-list"));
     if (appearing && !firstDraw) box.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -233,8 +242,11 @@ function statusLine() {
       ? (maySit ? "La table attend ses joueurs : prenez une place libre pour jouer." : "La table attend ses joueurs.")
       : "En attente des autres joueurs… Envoyez-leur le lien d'invitation.";
   }
-  // over without a result: a correspondence game abandoned at its deadline (not rated)
-  else if (current.status === "over" && !current.result) text = "Partie abandonnée : temps écoulé, non classée.";
+  // over without a result: a table closed before its start (nobody came, or its host
+  // closed it), or a correspondence game abandoned at its deadline (not rated)
+  else if (current.status === "over" && !current.result) {
+    text = neverStarted() ? "Table fermée avant le début de la partie." : "Partie abandonnée : temps écoulé, non classée.";
+  }
   else if (current.status === "over") text = (renderer.overText && renderer.overText(view)) || "Partie terminée.";
   else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
