@@ -14,6 +14,7 @@ from choux.games.cul_de_chouette.actions import (
     BetTotal,
     ChallengeGrelottine,
     ChallengeSoufflette,
+    EnterDice,
     PasseGrelot,
     Shout,
     Sip,
@@ -278,9 +279,13 @@ def test_passe_grelot_hands_the_challenge_to_another_opponent() -> None:
     state.apply(1, ChallengeGrelottine("Chouette", 33))
     assert PasseGrelot(2) in state.legal_actions(0)
     assert PasseGrelot(1) not in state.legal_actions(0)  # not back to the challenger
-    state.apply(0, PasseGrelot(2))
+    events = state.apply(0, PasseGrelot(2))
     assert state.challenge is not None
     assert state.challenge.target == 2 and state.challenge.stake == 16
+    # the stake is capped by the poorer target's score, and the table is told
+    assert [e.text for e in events] == [
+        "{p0} : « Passe-Grelot ! » Le défi passe à {p2}, mise ramenée à 16 points"
+    ]
     assert state.pg_used[0]
     others_pass(state)
     dice(state, 1, 3, 6)  # typed by the new target
@@ -329,6 +334,21 @@ def bleu_rouge(scores: list[int]) -> CulDeChouetteState:
 def test_bleu_rouge_gives_back_the_boucliette_and_9_points() -> None:
     state = bleu_rouge([50, 0, 0])
     assert state.boucliette[0] and state.scores[0] == 59
+
+
+def test_bleu_rouge_dice_typed_before_the_total_are_refused_with_the_reason() -> None:
+    """The three dice wait for the total aimed at, and the refusal says so (an audit found
+    « Aucun dé n'est attendu maintenant. », which told the roller nothing)."""
+    state = bleu_rouge([50, 0, 0])
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="Annoncez d'abord le total"):
+        state.apply(0, EnterDice((4, 4, 2)))
+    with pytest.raises(IllegalAction, match="attend d'abord l'annonce du total"):
+        state.apply(1, EnterDice((4, 4, 2)))
+    assert state.snapshot() == before
+    state.apply(0, AnnounceTotal(10))
+    state.apply(0, EnterDice((4, 4, 2)))
+    assert state.scores[0] == 59 + 36 + 20 + 16
 
 
 def test_bleu_rouge_right_total_wins_36_twice_the_total_and_the_roll() -> None:

@@ -19,6 +19,7 @@ from choux.games.cul_de_chouette.actions import (
     ChallengeGrelottine,
     ChallengeSoufflette,
     CivetBet,
+    CloseWindow,
     DeclareBevue,
     EnterDice,
     Pass,
@@ -318,3 +319,20 @@ def test_a_cry_foreign_to_the_race_without_the_bevue_button_names_the_real_reaso
     refused(
         state, lambda: state.apply(1, Shout(C.CRI_GRELOTTINE)), IllegalAction, "ne s'applique pas"
     )
+
+
+@pytest.mark.parametrize(
+    ("scribe", "text"),
+    [(None, "{p0} peut saisir ses dés"), (2, "{p2} peut saisir les dés de {p0}")],
+)
+def test_a_window_closed_by_the_clock_with_real_dice_says_whose_dice_are_awaited(
+    scribe: int | None, text: str
+) -> None:
+    """The site rolls nothing then: without a line the table would not see the window close
+    (found by an audit)."""
+    state = arrange(3, scores=[40, 40, 40], options={} if scribe is None else {"scribe": scribe})
+    dice(state, 4, 4)
+    assert state.step == "achat"
+    events = state.apply(None, CloseWindow())
+    assert [e.text for e in events] == [f"Temps écoulé : {text}."]
+    assert state.step != "achat"

@@ -26,7 +26,8 @@ from choux.games.parlote.actions import (
     Vote,
 )
 from choux.games.parlote.content import cards_index, scenarios_index
-from choux.games.parlote.records import COUNTS, NONE, PENDING, REJECTED
+from choux.games.parlote.recap import build_recap
+from choux.games.parlote.records import COUNTS, NONE, PENDING, REJECTED, Contract
 from choux.games.parlote.state import BIDDING, DRAW, LIAR, OVER, PLAY, ParloteState
 from choux.games.parlote.testing import arrange, code, contract_for, standard_hands
 
@@ -782,3 +783,31 @@ def test_piles_are_rebuilt_from_played_scenarios_when_both_run_out() -> None:
     for seat in (None, 0, 1, 2, 3):
         text = json.dumps(state.view(seat), ensure_ascii=False)
         assert not any(json.dumps(s, ensure_ascii=False) in text for s in state.secrets(seat))
+
+
+@pytest.mark.parametrize(
+    ("points", "won", "made", "expected"),
+    [
+        ([0, 156], [0, 7], False, "chute avec 0 point et 0 pli : la défense marque"),
+        ([1, 155], [1, 6], False, "chute avec 1 point et 1 pli : la défense marque"),
+        ([90, 66], [4, 3], True, "réussit son contrat avec 90 points et 4 plis."),
+    ],
+)
+def test_the_recap_summary_counts_in_good_french(
+    points: list[int], won: list[int], made: bool, expected: str
+) -> None:
+    """« 0 point », « 1 pli »: French takes the singular below 2 (an audit read « 0 points »)."""
+    contract = Contract(seat=0, amount=80, colours=("maths", "langage"), coinched=False)
+    recap = build_recap(
+        deal_number=1,
+        reader=1,
+        scenario_id=next(iter(scenarios_index())),
+        contract=contract,
+        deal_tricks=[],
+        points=points,
+        won=won,
+        deal=[0, 0],
+        totals=[0, 0],
+        made=made,
+    )
+    assert expected in str(recap["summary"])

@@ -38,10 +38,11 @@ def passe_grelot(st: CdcTable, seat: int, target: int) -> None:
     if target in st.passed:  # a new challenge for them: their window opens again
         st.passed.remove(target)
     top = C.grelottine_max_stake(ch.combination, st.scores[ch.challenger], st.scores[target])
-    st.challenge = replace(
-        ch, target=target, bets=ch.bets.without(target), stake=min(ch.stake, top)
-    )
-    st.say("defi", f"{{p{seat}}} : « Passe-Grelot ! » Le défi passe à {{p{target}}}", seat)
+    stake = min(ch.stake, top)
+    st.challenge = replace(ch, target=target, bets=ch.bets.without(target), stake=stake)
+    # the stake is capped by the smaller score of the pair: a poorer target lowers it
+    lowered = f", mise ramenée à {points_text(stake)}" if stake < ch.stake else ""
+    st.say("defi", f"{{p{seat}}} : « Passe-Grelot ! » Le défi passe à {{p{target}}}{lowered}", seat)
 
 
 def use_boucliette(st: CdcTable, seat: int) -> None:

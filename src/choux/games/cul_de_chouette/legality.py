@@ -149,6 +149,12 @@ PASSED = Refusal(IllegalAction, "Vous avez passé : cette fenêtre est close pou
 ALREADY_BET = Refusal(IllegalAction, "Vous avez déjà parié.")
 NO_POINTS_TO_BET = Refusal(IllegalAction, "Il faut au moins 5 points pour parier.")
 NO_DICE = Refusal(WindowClosed, "Aucun dé n'est attendu maintenant.")
+ANNOUNCE_FIRST = Refusal(
+    IllegalAction, "Annoncez d'abord le total que vous visez au Bleu-Rouge, puis lancez."
+)
+ANNOUNCE_AWAITED = Refusal(
+    IllegalAction, "Pas encore : le Bleu-Rouge attend d'abord l'annonce du total visé."
+)
 WAIT_OTHERS = Refusal(
     IllegalAction,
     "Pas encore : d'autres joueurs peuvent encore agir dans cette fenêtre (ou passer).",
@@ -181,6 +187,15 @@ def dice_duty(st: CdcTable) -> tuple[int, int] | None:
     if step == Step.SIROP_GRELOT:
         return ch.target, 1
     return ch.target, 3 - len(ch.kept)
+
+
+def _no_dice(st: CdcTable, seat: int) -> Refusal:
+    """Why no dice are taken now: a Bleu-Rouge's three dice wait for the total it aims at
+    (`seat` is the one who would throw or type them), else nothing awaits dice."""
+    bleu = st.bleu
+    if st.step == Step.BLEU_ROUGE and bleu is not None and not bleu.announced:
+        return ANNOUNCE_FIRST if seat == st.scorer else ANNOUNCE_AWAITED
+    return NO_DICE
 
 
 def typer(st: CdcTable, seat: int) -> int:
@@ -231,7 +246,7 @@ def gate_roll(st: CdcTable, seat: int) -> Menu | Refusal:
         return REAL_DICE
     duty = dice_duty(st)
     if duty is None:
-        return NO_DICE
+        return _no_dice(st, seat)
     if duty[0] != seat:
         return Refusal(NotYourTurn, "Ce n'est pas à vous de lancer les dés.")
     if _blocked(st, seat, seat):
@@ -250,7 +265,7 @@ def gate_enter(st: CdcTable, seat: int) -> Menu | Refusal:
         return Refusal(NotYourTurn, "Ce n'est pas à vous de saisir ce dé.")
     duty = dice_duty(st)
     if duty is None:
-        return NO_DICE
+        return _no_dice(st, seat)
     if typer(st, duty[0]) != seat:
         return Refusal(NotYourTurn, "Ce n'est pas à vous de saisir ces dés.")
     if _blocked(st, duty[0], seat):

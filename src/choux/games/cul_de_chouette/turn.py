@@ -10,7 +10,7 @@ from dataclasses import replace
 from choux.games.cul_de_chouette import bleu_rouge, challenges, races, sirotage
 from choux.games.cul_de_chouette import combos as C
 from choux.games.cul_de_chouette.civet import settle_civet
-from choux.games.cul_de_chouette.legality import dice_duty, grelottine_menu
+from choux.games.cul_de_chouette.legality import dice_duty, grelottine_menu, typer
 from choux.games.cul_de_chouette.rotation import end_turn, next_seated
 from choux.games.cul_de_chouette.steps import RACES, SPECS, Step
 from choux.games.cul_de_chouette.substates import BleuRouge, Sirotage
@@ -185,6 +185,10 @@ def await_or_roll(st: CdcTable) -> None:
     if st.real:
         assert after is not None
         st.enter(after)
+        # the site rolls nothing, so nothing else would tell the table the window closed
+        owner, by = duty[0], typer(st, duty[0])
+        dice_of = "ses dés" if by == owner else f"les dés de {{p{owner}}}"
+        st.say("info", f"Temps écoulé : {{p{by}}} peut saisir {dice_of}.", by)
         return
     on_dice(st, st.roll(duty[1]))
 

@@ -86,13 +86,13 @@ def build_recap(
     bidders = contract.team
     if made:
         summary = (
-            f"L'équipe qui avait annoncé {amount} réussit son contrat avec {points[bidders]} "
-            f"points et {counted(won[bidders], 'pli')}."
+            f"L'équipe qui avait annoncé {amount} réussit son contrat avec "
+            f"{counted(points[bidders], 'point')} et {counted(won[bidders], 'pli')}."
         )
     else:
         summary = (
-            f"L'équipe qui avait annoncé {amount} chute avec {points[bidders]} points et "
-            f"{counted(won[bidders], 'pli')} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
+            f"L'équipe qui avait annoncé {amount} chute avec "
+            f"{counted(points[bidders], 'point')} et {counted(won[bidders], 'pli')} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
         )
     if contract.coinched:
         summary += " La manche était coinchée : les scores sont doublés."
