@@ -24,12 +24,14 @@ from e2e_tables import (
     create_table,
     current,
     live_server,
+    plain,
     prepared_table,
     put_state,
     shoot,
     watched_page,
 )
 
+from choux.games.parlote import data
 from choux.games.parlote.actions import Bid, Pass, Play, Vote
 from choux.games.parlote.content import content
 from choux.games.parlote.testing import (
@@ -143,6 +145,20 @@ def test_parlote_bidding_shows_the_hand_one_clock_and_the_right_words(tmp_path: 
             assert page.locator(".parlote-dock .dock-hand .mini-card").count() == 7
             assert visible_clocks(page) == 1
             shoot(page, f"parlote-polish-coinche-{label}")
+
+            # Marcel (other team) bid a capot: nothing beats it, Gisèle passes or coinches
+            state = arrange(4, reader=2, hands=long_named_hands())
+            state.apply(3, Bid(data.CAPOT, TRUMPS))
+            put_state(server, table, state)
+            page.wait_for_function(
+                "() => { const b = window.chouxTable.current.view.bidding; return b && b.high; }"
+            )
+            page.wait_for_selector(".parlote-dock [data-action=coincher]")
+            assert page.locator("#status-line").inner_text().strip() == "À vous : passer ou coincher ?"
+            dock = plain(page.locator(".parlote-dock").inner_text())
+            assert "Rien ne bat un capot : passez, ou coinchez (×2)." in dock, dock
+            assert "À vous d'annoncer" not in dock
+            assert "À vous d'annoncer" not in plain(page.locator(".bidding").inner_text())
 
             # Gisèle passed and may not coinche her partner: the header keeps the one clock
             state = arrange(4, reader=1, hands=long_named_hands())

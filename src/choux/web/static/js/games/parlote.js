@@ -149,7 +149,7 @@ function biddingPanel(view, ctx) {
   }
   if (!b.history.length) list.append(h("li", { class: "empty", text: "Aucune annonce pour l'instant." }));
   const high = b.high ? h("p", { class: "bid-high" }, "Plus forte annonce : ", h("strong", { text: `${amountText(b.high.amount)} par ${names[b.high.seat]}` })) : null;
-  const turn = b.turn !== null && b.turn !== undefined ? h("p", { class: "hint", text: b.turn === ctx.seat ? "À vous d'annoncer." : `${names[b.turn]} réfléchit…` }) : null;
+  const turn = b.turn !== null && b.turn !== undefined ? h("p", { class: "hint", text: b.turn === ctx.seat ? biddingTurnText(view) : `${names[b.turn]} réfléchit…` }) : null;
   return h("section", { class: "bidding panel-dark" }, h("h3", { text: "Enchères" }), high, list, turn);
 }
 
@@ -385,7 +385,8 @@ export function statusText(view, seat) {
   if (can.has("voter")) return "À vous de voter !";
   if (can.has("arbitrer")) return "À vous d'arbitrer !";
   const b = view.bidding;
-  if (b && b.turn === seat && (can.has("encherir") || can.has("passer"))) return "À vous d'annoncer !";
+  if (b && b.turn === seat && can.has("encherir")) return "À vous d'annoncer !";
+  if (b && b.turn === seat && can.has("passer")) return can.has("coincher") ? "À vous : passer ou coincher ?" : "À vous de passer.";
   // someone else's bid: the viewer may only say « je coinche »
   if (can.has("coincher")) return "Vous pouvez coincher !";
   return null;
@@ -469,6 +470,17 @@ function bidControls(view, groups, ctx) {
   return form;
 }
 
+/** The bidder's invitation: to bid (or pass), or, when nothing beats the bid (a capot),
+ * only to pass or coinche; `more` follows an invitation to bid. */
+function biddingTurnText(view, more = "") {
+  const can = new Set((view.legal || []).map((l) => l.action.type));
+  if (can.has("encherir")) return `À vous d'annoncer (ou de passer).${more}`;
+  const top = view.bidding && view.bidding.high && amountText(view.bidding.high.amount) === "Capot" ? "un capot" : "cette annonce";
+  return can.has("coincher")
+    ? `Rien ne bat ${top} : passez, ou coinchez (×2).`
+    : `Rien ne bat ${top} : à vous de passer.`;
+}
+
 /** What the bidder or coincher must know to decide: the bid to beat, and whose it is. */
 function bidSituation(view, ctx) {
   const b = view.bidding;
@@ -477,7 +489,7 @@ function bidSituation(view, ctx) {
       colourChip(view, b.high.colours[0]), colourChip(view, b.high.colours[1]), ` par ${ctx.names[b.high.seat]}`)
     : h("p", { class: "dock-title", text: "Aucune annonce pour l'instant : à vous d'ouvrir." });
   const mine = b && b.turn === ctx.seat;
-  const turn = mine ? "À vous d'annoncer (ou de passer). Deux couleurs d'atout : la carte d'atout la moins profonde bat tout."
+  const turn = mine ? biddingTurnText(view, " Deux couleurs d'atout : la carte d'atout la moins profonde bat tout.")
     : b && b.turn !== null && b.turn !== undefined ? `${ctx.names[b.turn]} réfléchit : vous pouvez coincher (×2).` : "";
   return [high, turn ? h("p", { class: "hint", text: turn }) : null];
 }
