@@ -154,7 +154,9 @@ def test_parlote_bidding_shows_the_hand_one_clock_and_the_right_words(tmp_path: 
                 "() => { const b = window.chouxTable.current.view.bidding; return b && b.high; }"
             )
             page.wait_for_selector(".parlote-dock [data-action=coincher]")
-            assert page.locator("#status-line").inner_text().strip() == "À vous : passer ou coincher ?"
+            assert (
+                page.locator("#status-line").inner_text().strip() == "À vous : passer ou coincher ?"
+            )
             dock = plain(page.locator(".parlote-dock").inner_text())
             assert "Rien ne bat un capot : passez, ou coinchez (×2)." in dock, dock
             assert "À vous d'annoncer" not in dock

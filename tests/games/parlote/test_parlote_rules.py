@@ -57,8 +57,20 @@ def test_without_any_counted_argument_the_best_card_wins() -> None:
 
 
 def test_a_single_counted_argument_takes_the_trick() -> None:
+    """And the reason says so: « the deepest card » of a depth-1 card read as a mistake."""
     cards = [card("maths", 1), card("insuffisance", 1), card("langage", 4), card("maths", 3)]
-    assert rules.trick_winner(cards, [True, False, False, False], TRUMPS)[0] == 0
+    assert rules.trick_winner(cards, [True, False, False, False], TRUMPS) == (
+        0,
+        "Seul argument retenu",
+    )
+
+
+def test_a_single_trump_among_the_counted_arguments_is_named_so() -> None:
+    cards = [card("maths", 1), card("insuffisance", 4), card("langage", 4), card("maths", 3)]
+    assert rules.trick_winner(cards, [True] * 4, TRUMPS) == (
+        1,
+        "Seul atout (parmi les arguments retenus)",
+    )
 
 
 def test_tie_goes_to_the_card_played_first() -> None:

@@ -120,11 +120,13 @@ def trick_winner(
     if trump_pool:
         best = min(trump_pool, key=lambda i: (cards[i].depth, i))
         tied = sum(1 for i in trump_pool if cards[i].depth == cards[best].depth) > 1
-        why = f"atout le moins profond ({scope})"
+        why = f"{'seul atout' if len(trump_pool) == 1 else 'atout le moins profond'} ({scope})"
     else:
         best = min(pool, key=lambda i: (-cards[i].depth, i))
         tied = sum(1 for i in pool if cards[i].depth == cards[best].depth) > 1
         why = f"carte la plus profonde ({scope})"
+    if len(argued) == 1:  # « the deepest » of one card would read as a claim about its depth
+        why = "seul argument retenu"
     if tied:
         why += " ; égalité : la première jouée l'emporte"
     return best, why[0].upper() + why[1:]
