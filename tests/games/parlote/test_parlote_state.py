@@ -316,7 +316,7 @@ def test_only_counted_arguments_compete_for_the_trick() -> None:
     state.apply(3, Play(code("maths", 4), ""))
     state.apply(0, Play(code("langage", 1), ""))
     assert state.tricks[-1].winner == 2
-    assert "arguments retenus" in state.tricks[-1].why
+    assert state.tricks[-1].why == "Seul argument retenu"
 
 
 def test_play_clock_plays_a_card_of_the_hand_at_random_without_argument() -> None:
