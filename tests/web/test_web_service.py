@@ -245,8 +245,11 @@ def test_a_rematch_keeps_each_seat_for_its_former_player_against_invitees(
     with client(sqlite_url) as c:
         code, bob = finished_duel(c, course)
         new_code = rematch(c, code)
-        link = re.search(rf"/t/{new_code}\?cle=[\w-]+", html.unescape(c.get(f"/t/{new_code}").text))
+        hosts_page = html.unescape(c.get(f"/t/{new_code}").text)
+        link = re.search(rf"/t/{new_code}\?cle=[\w-]+", hosts_page)
         assert link is not None
+        # the host, who sends the link around, is told too
+        assert "La place 2 attend Bob, qui jouait la partie précédente" in hosts_page
         stranger = other(c)
         page = html.unescape(stranger.get(link.group(0)).text)
         assert "La place 2 attend Bob, qui jouait la partie précédente" in page

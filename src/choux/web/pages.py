@@ -274,7 +274,8 @@ async def table_page(request: Request, code: str) -> Response:
             "renderer": renderer(table.game.name),
             "constants": table.game.client_constants(),
             "open_seats": free if may_sit else [],
-            "held_seats": held if may_sit else {},
+            # told to all (the host, who sends the link; a watcher, who may not sit there)
+            "held_seats": held,
             "free_seats": free if seat is not None and table.game.shared_screen else [],
             "shared_seats": shared_seats(session, table),
             "name": session.name,
