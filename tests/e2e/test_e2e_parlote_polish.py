@@ -282,6 +282,8 @@ def test_parlote_recap_names_a_depth_one_card_once(tmp_path: Path) -> None:
     while state.recap is None:  # the first card of each hand is a depth-1 card
         seat = state.actors()[0]
         state.apply(seat, Play(state.hands[seat][0], ""))
+    first = state.recap["tricks"][0]["plays"][0]
+    first["contester"] = (first["seat"] + 1) % 4  # as a contested argument's play reads
     with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
         page, errors = watched_page(browser, DESKTOP)
         table = prepared_table(page, server, "parlote", "Gisèle", 4)
@@ -304,6 +306,10 @@ def test_parlote_recap_names_a_depth_one_card_once(tmp_path: Path) -> None:
         assert own, lines
         teams = page.locator(".recap-teams").inner_text()
         assert "&" in teams and "total" in teams
+        # who contested an argument is told after the deal as during it
+        contester = current(page)["seats"][first["contester"]]["name"]
+        status = page.locator(".recap-status").first.inner_text()
+        assert f"contesté par {contester}" in status, status
         assert not errors, errors
 
 

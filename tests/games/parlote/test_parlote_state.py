@@ -790,7 +790,12 @@ def test_piles_are_rebuilt_from_played_scenarios_when_both_run_out() -> None:
     [
         ([0, 156], [0, 7], False, "chute avec 0 point et 0 pli : la défense marque"),
         ([1, 155], [1, 6], False, "chute avec 1 point et 1 pli : la défense marque"),
-        ([90, 66], [4, 3], True, "réussit son contrat avec 90 points et 4 plis."),
+        (
+            [90, 66],
+            [4, 3],
+            True,
+            "avec 90 points et 4 plis : elle marque 80 + 90, la défense ses 66 points.",
+        ),
     ],
 )
 def test_the_recap_summary_counts_in_good_french(

@@ -84,15 +84,18 @@ def build_recap(
         )
     amount = "un capot" if contract.amount == data.CAPOT else f"{contract.amount}"
     bidders = contract.team
+    defenders = 1 - bidders
+    taken = f"{counted(points[bidders], 'point')} et {counted(won[bidders], 'pli')}"
     if made:
         summary = (
-            f"L'équipe qui avait annoncé {amount} réussit son contrat avec "
-            f"{counted(points[bidders], 'point')} et {counted(won[bidders], 'pli')}."
+            f"L'équipe qui avait annoncé {amount} réussit son contrat avec {taken} : elle "
+            f"marque {contract.amount} + {points[bidders]}, la défense ses "
+            f"{counted(points[defenders], 'point')}."
         )
     else:
         summary = (
-            f"L'équipe qui avait annoncé {amount} chute avec "
-            f"{counted(points[bidders], 'point')} et {counted(won[bidders], 'pli')} : la défense marque {data.FAILED_BONUS} + {contract.amount}."
+            f"L'équipe qui avait annoncé {amount} chute avec {taken} : la défense marque "
+            f"{data.FAILED_BONUS} + {contract.amount}."
         )
     if contract.coinched:
         summary += " La manche était coinchée : les scores sont doublés."

@@ -267,7 +267,7 @@ function recapPanel(view, ctx) {
           p.card.name === p.card.colour_name ? null : h("strong", { text: ` ${p.card.name}` }),
           ` (niveau ${p.card.depth}${p.card.trump ? ", atout" : ""})`, p.won ? h("span", { class: "won-badge", text: "remporte le pli" }) : null),
         p.argument ? h("blockquote", { class: "argument", text: p.argument }) : null,
-        h("p", { class: "recap-status", text: `${p.status_label}${p.judge !== null && p.judge !== undefined ? ` · jugé par ${names[p.judge]}` : ""}${votes ? ` · votes : ${votes}` : ""}` }),
+        h("p", { class: "recap-status", text: `${p.status_label}${p.contester !== null && p.contester !== undefined ? ` · contesté par ${names[p.contester]}` : ""}${p.judge !== null && p.judge !== undefined ? ` · jugé par ${names[p.judge]}` : ""}${votes ? ` · votes : ${votes}` : ""}` }),
         h("p", { class: "recap-def" }, h("em", { text: p.card.definition }), " ", h("span", { class: "example", text: p.card.example }))));
     }
     tricks.append(h("li", {}, h("h4", { text: `Pli ${t.number} : ${names[t.winner]} (${pointsText(t.points)})` }), t.why ? h("p", { class: "hint", text: t.why }) : null, plays));
