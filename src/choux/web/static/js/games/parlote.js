@@ -215,7 +215,7 @@ function windowBanner(view, ctx) {
   const text = {
     contest: `${author} a argumenté : les adversaires peuvent contester.`,
     vote: view.mode === "arbitre"
-      ? `Le piocheur ${author} ne juge pas son propre argument : les trois autres votent, en secret.`
+      ? `${author} pioche cette manche et ne juge pas son propre argument : les trois autres votent, en secret.`
       : `Argument ${ofName(author)} contesté : les trois autres votent, en secret.`,
     judge: w.eligible.length && w.eligible[0] === ctx.seat
       ? `À vous d'arbitrer : l'argument ${ofName(author)} compte-t-il ?`
