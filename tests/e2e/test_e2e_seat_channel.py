@@ -119,3 +119,35 @@ def test_seat_channel_drops_a_move_the_server_closed_as_too_big(
     assert result["busy"] is False
     assert result["notices"] == ["Coup trop long pour être envoyé : il n'a pas été joué."]
     assert result["count"] == 2 and result["resent"] == 0
+
+
+def test_seat_channel_takes_kept_view_parts_from_the_message_it_holds(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """La parlote's recap and « mémo » are left out of a message when unchanged since the
+    socket's last one: the page puts them back from the message it holds, and asks for
+    everything again when that is not the message they were kept from."""
+    first = state(1, 0, 1, full=True) | {"build": 10, "view": {"memo": ["m"], "hand": [1]}}
+    kept = state(2, 1, 2) | {"build": 11, "kept": ["memo"], "kept_from": 10, "view": {"hand": []}}
+    stray = state(3, 2, 3) | {"build": 13, "kept": ["memo"], "kept_from": 12, "view": {}}
+    page = fake_socket_page(live_server, players)
+    result = page.evaluate(
+        """async ([first, kept, stray]) => {
+          const { SeatChannel } = await import("/static/js/net.js");
+          const views = [];
+          const channel = new SeatChannel("ws://example/t/x/ws", {
+            initial: first, seat: 0, onState: (m) => views.push(m.view) });
+          await new Promise((r) => setTimeout(r, 10));
+          const socket = window.sockets[0];
+          socket.deliver(kept);
+          const syncs = () => socket.sent.filter((m) => m.type === "sync").length;
+          const before = syncs();
+          socket.deliver(stray);  // kept from build 12, which this page never drew
+          return { views, before, after: syncs(), version: channel.current.version };
+        }""",
+        [first, kept, stray],
+    )
+    assert result["views"] == [{"hand": [], "memo": ["m"]}]
+    assert result["before"] == 0 and result["after"] == 1
+    assert result["version"] == 2  # the stray message was not drawn

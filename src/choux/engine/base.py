@@ -599,6 +599,10 @@ class Game(ABC):
     seat_roles: ClassVar[Mapping[Seat, SeatRole]] = types.MappingProxyType({})
     #: French label of each bot level of `bots()`
     bot_labels: ClassVar[Mapping[str, str]] = BOT_LABELS
+    #: keys of the view that are large, seldom change, and are the same for every viewer
+    #: (La parlote's recap and « mémo »): a socket is sent them again only when they changed
+    #: since its last message (`LiveTable.message`)
+    rare_view_keys: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def create(self, players: int, seed: int, options: dict[str, JSON]) -> State:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import itertools
 import re
 import time
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ from choux.play.names import bot_name
 from choux.play.store import SeatRow, TableRow
 
 STATUS_LABELS = {"open": "en attente de joueurs", "live": "en cours", "over": "terminée"}
+
+#: message builds, numbered across all tables (see `LiveTable._leave_out_rare`)
+BUILDS = itertools.count()
 
 
 WORD = re.compile(r"\w+")
@@ -56,6 +60,7 @@ class Subscriber:
     sent_version: int = -1
     sent_log: int = 0
     sent_meta: int = -1
+    sent_build: int = -1  # the build of its last message (games with `rare_view_keys`)
 
 
 @dataclass
@@ -90,8 +95,12 @@ class LiveTable:
     #: decides their content: every socket of a seat, and every spectator, share one. Only
     #: the text is kept: a view's dicts die as soon as it is serialized, young, instead of
     #: living until the next version and feeding the garbage collector's oldest generation
-    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    _texts: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
     _texts_at: tuple[Any, ...] = ()
+    #: the game's `rare_view_keys`: each one's digest, and the message build since which it
+    #: has held (builds are numbered across all tables, so a number from any older copy of
+    #: this table is smaller than every build of this one)
+    _rare: dict[str, tuple[bytes, int]] | None = None
     deadline_at: float | None = None  # wall-clock time when the open window closes
     move_at: float | None = None  # wall-clock time when the move clock plays for a person
 
@@ -200,12 +209,15 @@ class LiveTable:
         start = 0 if full else sub.sent_log
         if start > len(self.log):
             start, full = 0, True
-        key = (sub.seat, full, start)
-        text = self._texts.get(key)
-        if text is None:
+        # the rare parts a socket is sent depend on what it was sent last
+        since = sub.sent_build if self.game.rare_view_keys and not full else None
+        key = (sub.seat, full, start, since)
+        cached = self._texts.get(key)
+        if cached is None:
             text = dumps(self.message(sub, full))
-            self._texts[key] = text
+            self._texts[key] = (text, sub.sent_build)
         else:  # what `message` records for the socket
+            text, sub.sent_build = cached
             sub.sent_version = self.version
             sub.sent_log = len(self.log)
             sub.sent_meta = self.meta
@@ -280,7 +292,37 @@ class LiveTable:
             "fill_in": self.fill_in(),
             "bot_in": self.bot_in(),
         }
+        if self.game.rare_view_keys:
+            self._leave_out_rare(message, sub, full)
         sub.sent_version = self.version
         sub.sent_log = len(self.log)
         sub.sent_meta = self.meta
         return message
+
+    def _leave_out_rare(self, message: dict[str, Any], sub: Subscriber, full: bool) -> None:
+        """Leave out of `message` the rare view parts `sub` already holds: those unchanged
+        since its last message's build. The message names them (`kept`) and that build
+        (`kept_from`), and carries its own (`build`); the page takes them from the message
+        it holds, which must be that build's (else it asks for everything again)."""
+        build = next(BUILDS)
+        seen = self._rare if self._rare is not None else {}
+        self._rare = seen
+        view = message["view"]
+        kept: list[str] = []
+        for key in self.game.rare_view_keys:
+            if key not in view:
+                continue
+            digest = hashlib.blake2b(
+                orjson.dumps(view[key], option=orjson.OPT_NON_STR_KEYS), digest_size=16
+            ).digest()
+            before = seen.get(key)
+            if before is None or before[0] != digest:
+                seen[key] = (digest, build)
+            elif not full and sub.sent_build >= before[1]:
+                kept.append(key)
+        message["build"] = build
+        if kept:
+            message["view"] = {k: v for k, v in view.items() if k not in kept}
+            message["kept"] = kept
+            message["kept_from"] = sub.sent_build
+        sub.sent_build = build

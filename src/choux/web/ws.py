@@ -7,6 +7,8 @@ Client -> server (JSON text, at most MAX_MESSAGE bytes):
   {"type": "chat", ...} / {"type": "chat_mute", ...}   table chat, see `chat_socket.py`
 Server -> client:
   {"type": "state", "version": V, "full": bool, "view": {...}, "log": [...], ...}
+      (a game's `rare_view_keys` left out of a view are listed in "kept": the page takes
+      them from the message it holds, whose "build" must be "kept_from")
   {"type": "ack", "id": ..., "version": V} / {"type": "refused", "id": ..., "message": "..."}
   {"type": "ping"} heartbeats, {"type": "pong"}, {"type": "error", "message": "..."}
 Only the seat's own view is ever sent; a socket without a valid seat token is a spectator.

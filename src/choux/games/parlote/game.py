@@ -34,6 +34,8 @@ class ParloteGame(Game):
     #: "2" since 2026-12-03: the play clock plays a card drawn at random (the first of the
     #: hand before), which also moves every later draw of the game's generator
     rules_version = "2"
+    #: public, and 30 KB together at the end of a deal, while a move changes a few hundred bytes
+    rare_view_keys = ("recap", "results", "colours", "memo")
     min_players = 4
     max_players = 5
     options = (

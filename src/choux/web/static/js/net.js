@@ -197,6 +197,14 @@ export class SeatChannel {
         this.socket.send({ type: "sync" });  // a gap: ask for everything again
         return;
       }
+      if (message.kept) {  // large parts unchanged since the message this page holds
+        const held = current && current.view;
+        if (!held || current.build !== message.kept_from || message.kept.some((key) => !(key in held))) {
+          this.socket.send({ type: "sync" });
+          return;
+        }
+        for (const key of message.kept) message.view[key] = held[key];
+      }
       if (message.full) this.logLines = message.log.slice();
       else this.logLines.push(...message.log);
       this.logTo = message.log_to;
