@@ -39,7 +39,8 @@ HINTS: dict[str, dict[str, OptionHint]] = {
         "play_seconds": OptionHint(
             label="Temps pour jouer une carte et son argument (secondes)",
             help="Propre au jeu : passé ce délai, la carte part sans argument. "
-            "Vaut aussi pour chaque enchère.",
+            "Vaut aussi pour chaque enchère. La pendule de la table, plus bas, est un autre "
+            "délai : quand elle sonne la première, un robot joue le coup à votre place.",
         ),
     },
 }
