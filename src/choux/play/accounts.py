@@ -240,6 +240,34 @@ class Accounts:
                 update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
             )
 
+    async def password_fingerprint(self, account: Account) -> str:
+        """A digest of the account's stored password hash: a reset link carries it, so it
+        serves once (the new password changes it) and never after another change."""
+        async with self.store.db.connect() as conn:
+            stored = (
+                await conn.execute(
+                    select(accounts_t.c.password_hash).where(accounts_t.c.id == account.id)
+                )
+            ).scalar_one()
+        return hashlib.sha256(stored.encode()).hexdigest()[:32]
+
+    async def set_password(self, account: Account, new: object) -> None:
+        """A new password chosen through a reset link: every device is logged out."""
+        secret = check_password(new)
+        hashed = await asyncio.to_thread(hasher.hash, secret)
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
+            )
+        await self.close_all_sessions(account)
+
+    async def by_id(self, account_id: int) -> Account | None:
+        async with self.store.db.connect() as conn:
+            row = (
+                await conn.execute(select(accounts_t).where(accounts_t.c.id == account_id))
+            ).first()
+        return account_of(row) if row is not None else None
+
     async def reset_password(self, account: Account) -> str:
         """The operator's way back in for a player who forgot: a new random password (to
         hand over), every device logged out."""

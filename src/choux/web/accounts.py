@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from choux.play import push_store
 from choux.play.accounts import Account, AccountError, Accounts, pseudo_key
+from choux.play.errors import TableError
 from choux.web.errors import status_of
 from choux.web.forms import form_of, session_of
 from choux.web.ratelimits import Limits, client_key
@@ -127,6 +128,7 @@ async def signup(request: Request) -> Response:
 LOGGED_OUT = {
     "1": "Vous êtes déconnecté·e sur cet appareil.",
     "partout": "Vous êtes déconnecté·e sur tous vos appareils.",
+    "reinitialise": "Mot de passe changé : connectez-vous avec le nouveau.",
 }
 
 
@@ -219,6 +221,8 @@ async def _account_page(
     done: str = "",
 ) -> Response:
     devices = await accounts_of(request).session_count(account)
+    mailer = request.app.state.mailer
+    emails = await push_store.emails_of(request.app.state.store, [account.player])
     return render(
         request,
         "account.html",
@@ -228,9 +232,31 @@ async def _account_page(
             "welcome": welcome,
             "error": error,
             "done": done,
+            "mail": mailer.enabled,
+            "email": emails.get(account.player, ""),
         },
         status,
     )
+
+
+EMAIL_SAVED = {True: "Adresse e-mail enregistrée.", False: "Adresse e-mail effacée."}
+
+
+@router.post("/compte/email")
+async def change_email(request: Request) -> Response:
+    """The address for « À vous de jouer » and for a forgotten password ("": none)."""
+    form = await form_of(request)
+    account = await current_account(request)
+    if account is None:
+        return RedirectResponse("/connexion", status_code=303)
+    if not await request.app.state.limits.allow("join", client_key(request)):
+        error = "Trop de demandes : patientez un peu avant de réessayer."
+        return await _account_page(request, account, 429, error=error)
+    try:
+        address = await request.app.state.mailer.remember(account.player, form.get("email"))
+    except TableError as error:
+        return await _account_page(request, account, status_of(error), error=error.message)
+    return await _account_page(request, account, done=EMAIL_SAVED[address is not None])
 
 
 @router.post("/compte/mot-de-passe")

@@ -17,7 +17,18 @@ from choux.play.accounts import Accounts
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.web import accounts, days_pages, errors, gc_tuning, learn, pages, players, seating, ws
+from choux.web import (
+    accounts,
+    days_pages,
+    errors,
+    gc_tuning,
+    learn,
+    pages,
+    password_reset,
+    players,
+    seating,
+    ws,
+)
 from choux.web.gc_tuning import keep_live_set_frozen
 from choux.web.headers import SecurityHeaders
 from choux.web.mail import Mailer
@@ -42,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         app.state.service = service
         app.state.sessions = Sessions(key, settings.secure_cookies)
+        app.state.reset_links = password_reset.ResetLinks(key)
         push = await WebPush.open(settings, store)
         service.turn_hooks.append(push.notify_turn)
         app.state.push = push
@@ -75,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(learn.router)
     app.include_router(accounts.router)
+    app.include_router(password_reset.router)
     app.include_router(players.router)
     app.include_router(seating.router)
     app.include_router(ws.router)

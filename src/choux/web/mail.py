@@ -1,4 +1,5 @@
-"""« À vous de jouer » by e-mail, when the operator sets an SMTP server (CHOUX_SMTP_URL).
+"""E-mail, when the operator sets an SMTP server (CHOUX_SMTP_URL): « À vous de jouer », and
+the links that let an account choose a new password (`password_reset.py`).
 
 A person gives an address on a table page (kept under their guest identity); when a
 correspondence table starts waiting for them and they have no page open on it, one short
@@ -92,6 +93,29 @@ class Mailer:
             "sur Choux. Pour ne plus le recevoir, videz l'adresse sur la page de la table.\n"
         )
         return message
+
+    def reset_message(self, address: str, pseudo: str, link: str) -> EmailMessage:
+        message = EmailMessage()
+        message["Subject"] = "Choux · nouveau mot de passe"
+        message["From"] = self.settings.smtp_from
+        message["To"] = address
+        message.set_content(
+            f"Quelqu'un a demandé un nouveau mot de passe pour le compte « {pseudo} » sur "
+            f"Choux.\n\nPour en choisir un, ouvrez ce lien dans l'heure : {link}\n\n"
+            "Le lien ne sert qu'une fois. Si vous n'avez rien demandé, ignorez ce message : "
+            "votre mot de passe reste le même.\n"
+        )
+        return message
+
+    async def send(self, message: EmailMessage) -> bool:
+        """Send in a thread; False (logged) when the server could not take it."""
+        try:
+            await asyncio.to_thread(self._send, message)
+        except Exception as error:
+            log.warning("e-mail not sent: %s", error)
+            return False
+        self.sent += 1
+        return True
 
     def _send(self, message: EmailMessage) -> None:
         url = urlsplit(self.settings.smtp_url)
