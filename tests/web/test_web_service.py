@@ -453,3 +453,52 @@ def test_a_rematch_lets_an_account_in_from_any_of_its_devices(sqlite_url: str, c
         state = laptop.get(f"/t/{new_code}/etat.json").json()
         assert state["seat"] == 1 and state["status"] == "live"
         assert phone.get(f"/t/{new_code}/etat.json").json()["seat"] == 1
+
+
+async def test_a_window_s_clocks_keep_their_time_through_the_others_clicks(
+    sqlite_url: str,
+) -> None:
+    """A race, a fair window and the move clock run until their deadline: a −10 pressed
+    meanwhile neither lengthens the window nor hands the idle roller a new move clock (an
+    audit kept a 4 s race open 15 s, and an idle roller waited 59 s of a 30 s clock)."""
+    from choux.games.cul_de_chouette.actions import DeclareBevue, EnterDice
+
+    store = Store(sqlite_url)
+    await store.open()
+    try:
+        overrides = {"deadline_scale": 1.0, "bot_pace": 60.0}
+        service = TableService(settings(sqlite_url, **overrides), store)
+        specs = [SeatSpec("human")] * 3
+        table, _ = await service.create(
+            "cul-de-chouette", 3, {"des": "reels"}, specs, clock=30, creator="Alice"
+        )
+        for seat, name in ((1, "Bob"), (2, "Chloé")):
+            await service.join(table, seat, name)
+
+        def state() -> Any:  # each move swaps in a new state
+            return table.state
+
+        while state().step == "ouverture":  # the opening dice: 1 for seat 0, then 6s
+            assert state().tiebreak is not None
+            seat = state().tiebreak.pending[0]
+            await service.act(table, seat, EnterDice((1 if seat == 0 else 6,)).to_json())
+        assert state().step == "debut" and state().roller == 0
+        move_at = table.move_at
+        assert move_at is not None
+        await asyncio.sleep(0.05)
+        await service.act(table, 1, DeclareBevue(2).to_json())  # nothing to do with the roll
+        assert table.move_at == move_at  # the roller's clock runs on
+        await service.act(table, 0, EnterDice((2, 2)).to_json())
+        if state().step == "achat":
+            for seat in (1, 2):
+                await service.act(table, seat, {"type": "passer"})
+        await service.act(table, 0, EnterDice((4,)).to_json())  # 2-2-4: a Chouette Velute race
+        assert state().race is not None and table.deadline_at is not None
+        race_ends = table.deadline_at
+        await asyncio.sleep(0.05)
+        await service.act(table, 2, DeclareBevue(1).to_json())
+        assert table.deadline_at == race_ends  # not 4 s after the last click
+        assert state().race is not None
+        await service.stop()
+    finally:
+        await store.close()

@@ -509,6 +509,13 @@ class State(ABC):
         """The window that closes by itself now, if any."""
         return None
 
+    def window_key(self) -> object:
+        """What names the open window while it stays the same one (None: every change opens
+        a new one). The table's clocks keep running through changes that leave the key as it
+        was (a bet, a pass, a shout, a −10 in a window of the others): a window stays open
+        until its deadline, not for its length after the last click."""
+        return None
+
     def secrets(self, seat: Seat | None) -> set[str]:
         """String tokens that must never appear in `view(seat)` (cards of others' hands...)."""
         return set()

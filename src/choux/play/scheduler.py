@@ -56,28 +56,45 @@ def _choose_all(state: State, bots: Mapping[int, Any], seats: Sequence[int]) -> 
 
 class Scheduler(ServiceBase):
     def _after_change(self, table: LiveTable) -> None:
-        """Wake subscribers, then arm the clock, the bots and the move clock of this version."""
+        """Wake subscribers, then arm the clock, the bots and the move clock of this version.
+        In the same window as before (`State.window_key`), the clocks keep the time they had:
+        a bet, a pass or a −10 while a window is open neither lengthens it nor gives an idle
+        player a new move clock (an audit kept a 4 s race open 15 s by pressing −10)."""
         table.wake_all()
         for name in ("deadline", "bots", "move"):
             self._cancel(table, name)
+        before_deadline, before_move, before_key = table.deadline_at, table.move_at, table.window
         table.deadline_at = None
         table.move_at = None
+        table.window = None
         if table.status != "live" or self._closing:
             return
         version = table.version
-        quiet = max(0.0, table.quiet_until - time.time())  # just restored: people reconnect
+        now = time.time()
+        quiet = max(0.0, table.quiet_until - now)  # just restored: people reconnect
+        key = table.state.window_key()
+        same = before_key is not None and key is not None and key == before_key[0]
+        table.window = (key, None) if key is not None else None
         deadline = table.state.deadline()
         if deadline is not None:
             seconds = deadline.seconds * self.settings.deadline_scale + quiet
-            table.deadline_at = time.time() + seconds
+            if same and before_deadline is not None:
+                seconds = max(0.0, before_deadline - now)
+            table.deadline_at = now + seconds
             self._arm(table, "deadline", version, seconds, self._deadline_move(table))
         actors = table.state.actors()
         bot_actors = [s for s in actors if table.seats[s].kind == "bot"]
         if bot_actors:
             self._arm(table, "bots", version, quiet, self._bot_move(table, bot_actors))
-        if table.row.clock and any(table.seats[s].kind == "human" for s in actors):
-            table.move_at = time.time() + table.row.clock + quiet
-            self._arm(table, "move", version, table.row.clock + quiet, self._clock_move(table))
+        humans = tuple(s for s in actors if table.seats[s].kind == "human")
+        if table.row.clock and humans:
+            seconds = table.row.clock + quiet
+            if key is not None:
+                table.window = (key, humans)
+                if before_key == table.window and before_move is not None:
+                    seconds = max(0.0, before_move - now)
+            table.move_at = now + seconds
+            self._arm(table, "move", version, seconds, self._clock_move(table))
 
     def _arm(
         self,

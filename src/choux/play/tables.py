@@ -102,6 +102,9 @@ class LiveTable:
     #: this table is smaller than every build of this one)
     _rare: dict[str, tuple[bytes, int]] | None = None
     deadline_at: float | None = None  # wall-clock time when the open window closes
+    #: the open window's key (`State.window_key`) and the people its move clock waits for:
+    #: while they stay the same, the clocks keep their time
+    window: tuple[object, tuple[int, ...] | None] | None = None
     move_at: float | None = None  # wall-clock time when the move clock plays for a person
 
     @property

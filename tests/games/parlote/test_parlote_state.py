@@ -816,3 +816,16 @@ def test_the_recap_summary_counts_in_good_french(
         made=made,
     )
     assert expected in str(recap["summary"])
+
+
+def test_a_window_keeps_its_key_through_the_clicks_it_awaits() -> None:
+    """The table's clock runs through the « Moi ! » clicks and an argument's votes (one key
+    for the window), and starts again for a new move (another key, or none)."""
+    state = ParloteState(3)
+    key = state.window_key()
+    assert key is not None
+    state.apply(0, state.legal_actions(0)[0])  # « Moi ! »
+    assert state.phase == LIAR and state.window_key() == key
+    while state.phase == LIAR:
+        state.apply(None, state.deadline().action)  # type: ignore[union-attr]
+    assert state.window_key() is None  # the reader draws: a move of its own

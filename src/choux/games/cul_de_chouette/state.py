@@ -171,6 +171,7 @@ class CulDeChouetteState(State):
         self.roller = 0
         self.turn = 0
         self.step = Step.OUVERTURE
+        self.windows = 0  # steps entered so far: names each window (`window_key`)
         self.over = False
         self.winner: int | None = None
         self.last_roll: dict[str, JSON] | None = None
@@ -277,6 +278,14 @@ class CulDeChouetteState(State):
             return None
         return DEADLINES.get(self.step)
 
+    def window_key(self) -> object:
+        """The step entered, and within a challenge its target and throw: a Passe-Grelot
+        gives the new target a whole window, each throw of a challenge is a move of its own."""
+        challenge = self.challenge
+        if challenge is None:
+            return self.windows
+        return (self.windows, challenge.target, challenge.throw)
+
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
@@ -305,6 +314,7 @@ class CulDeChouetteState(State):
     def enter(self, step: Step) -> None:
         """Move the turn to `step`; a new window starts with nobody having passed."""
         self.step = step
+        self.windows += 1
         self.passed = []
         self._pending = None
 
@@ -454,6 +464,7 @@ class CulDeChouetteState(State):
         twin.boucliette = list(self.boucliette)
         twin.pg_used, twin.pg_earned = list(self.pg_used), list(self.pg_earned)
         twin.roller, twin.turn, twin.step = self.roller, self.turn, self.step
+        twin.windows = self.windows
         twin.over, twin.winner, twin.last_roll = self.over, self.winner, self.last_roll
         twin.late, twin.kinds = self.late, self.kinds
         # the turn

@@ -57,6 +57,7 @@ class CdcTable(Protocol):
     roller: int
     turn: int
     step: Step
+    windows: int
     over: bool
     winner: int | None
     last_roll: dict[str, JSON] | None

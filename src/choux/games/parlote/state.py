@@ -334,6 +334,15 @@ class ParloteState(State):
             return Deadline(seconds.get(self.window.kind, data.JUDGE_SECONDS), Clock())
         return None
 
+    def window_key(self) -> object:
+        """« Qui a menti en dernier ? » and an argument's window (contest, vote, judgement)
+        each run on one clock, whoever clicks meanwhile; every other change is a new move."""
+        if self.phase == LIAR:
+            return LIAR
+        if self.phase == PLAY and self.window is not None:
+            return (len(self.tricks), len(self.trick), self.window.kind)
+        return None
+
     # ------------------------------------------------------------------ applying
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
