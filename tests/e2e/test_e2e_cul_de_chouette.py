@@ -698,3 +698,24 @@ def test_the_situation_box_leaves_with_the_turn_that_ended_the_game(tmp_path: Pa
         page.wait_for_selector(".sheet.winner")
         assert page.locator(".cdc-situation").count() == 0
         assert not errors, errors
+
+
+def test_the_banque_option_is_played_from_the_page(tmp_path: Path) -> None:
+    """The Banque's balances and moves are on the page (an audit found the option offered on
+    the form with no button for any of its moves)."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        table = prepared_table(
+            page, server, "cul-de-chouette", "Gisèle", 2, {"banque": "on", "des": '"reels"'}
+        )
+        put_state(
+            server, table, arrange(2, scores=[100, 100], options={"banque": True, "des": "reels"})
+        )
+        page.wait_for_selector(".option-moves .bank-line")
+        assert "Banque" in page.locator(".option-moves .bank-line").inner_text()
+        deposit = page.locator(".option-moves [data-action=deposer]").first
+        assert "Déposer 16 points à la Banque" in deposit.inner_text()
+        deposit.click()
+        page.wait_for_function("() => window.chouxTable.current.view.banque.balances[0] === 16")
+        assert "16 points" in page.locator(".option-moves .bank-line").inner_text()
+        assert not errors, errors

@@ -577,6 +577,28 @@ export function renderActions(box, legal, ctx) {
 // the decisions taken in a window that the table clock closes (the others wait for one player)
 const WINDOW_DECISIONS = new Set(["acheter", "parier_face", "grelottine", "parier_defi", "parier_total", "passe_grelot", "passer"]);
 
+// the moves of the tables' options (Banque, Chante-Sloubi), named by the engine's labels
+const OPTION_MOVES = new Set(["deposer", "retirer", "sloubi"]);
+const BANK_CRIES = new Set(["Raitournelle !", "Artichette !"]);
+
+/** The Banque (its balances, deposits, withdrawals, « Raitournelle ! », « Artichette ! »)
+ * and the Chante-Sloubi's joining, as plain buttons with the engine's words. */
+function optionMoves(view, legal, ctx) {
+  const items = legal.filter((l) => OPTION_MOVES.has(l.action.type) || (l.action.type === "crier" && BANK_CRIES.has(l.action.cry)));
+  const bank = view.banque;
+  if (!items.length && !bank) return null;
+  const box = h("section", { class: "option-moves", "aria-label": bank ? "La Banque" : "Rejoindre la partie" });
+  if (bank) {
+    const balances = bank.balances.map((points, seat) => `${ctx.names[seat]} ${pointsText(points)}`).join(" · ");
+    box.append(h("p", { class: "bank-line" }, h("strong", { text: "Banque : " }), balances));
+  }
+  if (items.length) {
+    box.append(h("div", { class: "option-buttons" }, items.map((item) => pressButton(
+      { class: "button", dataset: { action: item.action.type } }, () => ctx.act(item.action), withNames(item.label, ctx.names)))));
+  }
+  return box;
+}
+
 /** « Réussi : Guenièvre fait une Chouette » says who must make what, unlike « défi réussi ». */
 function challengeBet(view, item, names) {
   const c = view.challenge;
@@ -641,5 +663,7 @@ function decisions(view, legal, ctx) {
     panel.append(pressButton({ class: "button pass-button", dataset: { action: "passer" }, title: "Rien à faire dans cette fenêtre : elle se ferme dès que chacun a joué ou passé." },
       () => ctx.act({ type: "passer" }), "Je passe"));
   }
+  const options = optionMoves(view, legal, ctx);
+  if (options) panel.append(options);
   return panel.childNodes.length > (clock ? 1 : 0) ? panel : null;
 }
