@@ -114,7 +114,7 @@ def reset_password(
     db: Annotated[str | None, DB] = None,
 ) -> None:
     """Give an account a new random password (printed) and log it out everywhere: for a
-    player who forgot theirs (the site has no e-mail reset)."""
+    player who forgot theirs (the site's « Mot de passe oublié ? » needs SMTP and an address)."""
     secret = asyncio.run(_reset(_database(db), pseudo))
     console.print(f"Nouveau mot de passe de « {pseudo} » : {secret}", highlight=False)
     console.print("Tous ses appareils sont déconnectés.", highlight=False)
@@ -150,5 +150,8 @@ def restore(
 @app.command("accounts")
 def accounts(db: Annotated[str | None, DB] = None) -> None:
     """List the accounts: date of creation, pseudonym, and any suspension with its note."""
-    for line in asyncio.run(_listing(_database(db))):
+    lines = asyncio.run(_listing(_database(db)))
+    for line in lines:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if not lines:
+        console.print("Aucun compte.", highlight=False)

@@ -155,6 +155,8 @@ def test_bad_settings_stop_the_start_with_one_french_line_each(tmp_path: Path) -
         "CHOUX_MAX_BOT_TABLES": "-1",
         "CHOUX_BOT_PACE": "nan",
         "CHOUX_REDIS_URL": "redis+tls://:S3cretPW@127.0.0.1:6379/0",
+        # a typo trusted no proxy at all: every player counted as the proxy's address
+        "CHOUX_FORWARDED_ALLOW_IPS": "127.0.0.1;10.0.0.1",
     }
     result = subprocess.run(
         [sys.executable, "-m", "choux", "serve", "--port", str(free_port())],

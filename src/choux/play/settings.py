@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Mapping
@@ -188,7 +189,34 @@ class Settings:
         ):
             if url and not url.startswith(schemes):
                 found.append(f"{env} doit commencer par {' ou '.join(schemes)}.")
+        wrong = _not_addresses(self.forwarded_allow_ips)
+        if wrong:
+            found.append(
+                f"CHOUX_FORWARDED_ALLOW_IPS : « {wrong} » n'est ni une adresse ni un réseau "
+                "(des adresses ou réseaux séparés par des virgules, ou « * »)."
+            )
         return found
+
+
+def _not_addresses(value: str) -> str | None:
+    """The first item of a comma-separated list of trusted proxies that is no IP address or
+    network (None: all are; « * » trusts any). A typo there trusted nobody, silently: every
+    player then counted as the proxy's address for every limit.
+
+    >>> _not_addresses("127.0.0.1, 10.0.0.0/8,::1"), _not_addresses("*")
+    (None, None)
+    >>> _not_addresses("127.0.0.1;10.0.0.1")
+    '127.0.0.1;10.0.0.1'
+    """
+    for item in value.split(","):
+        item = item.strip()
+        if item == "*" or item.startswith("unix:"):  # any, or Uvicorn's Unix socket literal
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return item
+    return None
 
 
 def _number_problem(env: str, raw: str, spec: Mapping[str, object]) -> str | None:

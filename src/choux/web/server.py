@@ -132,6 +132,10 @@ def port_taken(host: str, port: int) -> str | None:
     return None
 
 
+#: loggers kept at « warning » whatever the level: what they say below it holds secrets
+QUIET_LOGGERS = ("aiosqlite", "sqlalchemy", "psycopg", "asyncpg")
+
+
 def log_config(level: str) -> dict[str, Any]:
     """Every line with its time, level, logger and process (two processes in one journal
     were told apart by nothing): Choux's loggers and Uvicorn's alike, to stderr."""
@@ -155,5 +159,8 @@ def log_config(level: str) -> dict[str, Any]:
             "uvicorn": {"level": level.upper()},
             # one line per request at « info »: for a look at the traffic, not by default
             "uvicorn.access": {"level": "INFO" if level in ("debug", "info") else "WARNING"},
+            # the database drivers' debug lines carry every query's parameters: the cookie
+            # key, the push key, password hashes (an operator's audit found them in a journal)
+            **{name: {"level": "WARNING"} for name in QUIET_LOGGERS},
         },
     }
