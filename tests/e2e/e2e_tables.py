@@ -69,6 +69,7 @@ def live_server(tmp: Path, **overrides: Any) -> Iterator[LiveServer]:
         "grace_seconds": 0.0,
         "heartbeat_seconds": 15.0,
         "limit_create": "",  # browser tests create many tables at once
+        "max_open_tables_per_client": 0,  # and leave many waiting, all from 127.0.0.1
         "limit_join": "",
         "limit_messages": "",
         "restore_quiet_seconds": 1.0,  # bots wait a moment after a restart

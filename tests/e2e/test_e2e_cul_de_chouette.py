@@ -719,3 +719,39 @@ def test_the_banque_option_is_played_from_the_page(tmp_path: Path) -> None:
         page.wait_for_function("() => window.chouxTable.current.view.banque.balances[0] === 16")
         assert "16 points" in page.locator(".option-moves .bank-line").inner_text()
         assert not errors, errors
+
+
+def test_a_scribe_is_told_whose_opening_die_and_teams_are_shown(tmp_path: Path) -> None:
+    """The scribe typed four opening dice under « Saisir votre dé d'ouverture », guessing
+    the order; a Doublette's teams were shown nowhere (an evening's audit)."""
+    from choux.games.cul_de_chouette.actions import EnterDice
+    from choux.games.cul_de_chouette.state import CulDeChouetteState
+
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        options = {"des": '"reels"', "scribe": "0"}
+        table = prepared_table(page, server, "cul-de-chouette", "Gisèle", 3, options)
+        state = CulDeChouetteState(3, 1, {"des": "reels", "scribe": 0})
+        state.apply(0, EnterDice((3,)))  # the scribe typed her own die: Place 2's comes next
+        put_state(server, table, state)
+        page.wait_for_function(
+            "() => (window.chouxTable.current.view.tiebreak || {}).pending?.[0] === 1"
+        )
+        dialog = " ".join(page.locator(".cdc-dialogs").inner_text().split())
+        assert "Saisir le dé d'ouverture de Place 2" in dialog, dialog
+        status = page.locator("#status-line").inner_text().strip()
+        assert status == "À vous : saisissez les dés d'ouverture, un par joueur !", status
+        assert not errors, errors
+    (tmp_path / "eight").mkdir()
+    with (
+        live_server(tmp_path / "eight", deadline_scale=50, bot_pace=0.1) as server,
+        chromium() as browser,
+    ):
+        page, errors = watched_page(browser, DESKTOP)
+        table = prepared_table(page, server, "cul-de-chouette", "Gisèle", 8, {"doublette": "on"})
+        put_state(server, table, arrange(8, options={"doublette": True}))
+        page.wait_for_selector(".sheet-partner")
+        mine = page.locator(".sheet-partner").first.inner_text()
+        partner = current(page)["view"]["sheets"][0]["partner"]
+        assert mine.strip() == f"· équipe avec Place {partner + 1}", mine
+        assert not errors, errors

@@ -147,7 +147,7 @@ function headLine(view, ctx, message) {
   const names = ctx.names;
   const roller = view.roller === ctx.seat ? "vous" : names[view.roller];
   const step = view.over ? null : RACE_STEPS.has(view.step)
-    ? (outOfRace(view, ctx.seat) ? "Course ouverte pour les autres joueurs : votre cri serait une Bévue (−10)." : "Course ouverte : criez le bon cri !")
+    ? (ctx.seat === null ? "Course ouverte : les joueurs crient." : outOfRace(view, ctx.seat) ? "Course ouverte pour les autres joueurs : votre cri serait une Bévue (−10)." : "Course ouverte : criez le bon cri !")
     : view.step_label;
   const box = h("header", { class: `cdc-head${RACE_STEPS.has(view.step) && !outOfRace(view, ctx.seat) ? " race-open" : ""}` },
     h("div", { class: "cdc-turn" },
@@ -244,7 +244,8 @@ function sheet(view, s, ctx, bevueBy) {
   else if (!view.over && view.awaiting && view.awaiting.seat === s.seat) tag = h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" });
   return h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
     h("div", { class: "sheet-top" },
-      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") }),
+      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") },
+        s.partner !== null && s.partner !== undefined ? h("span", { class: "sheet-partner", text: ` · équipe avec ${names[s.partner]}` }) : null),
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
     h("div", { class: "sheet-marks" },
@@ -285,7 +286,12 @@ export function statusText(view, seat) {
   const mine = (type) => (view.legal || []).some((l) => l.action.type === type);
   if (view.over || !waitingOn(view).includes(seat)) return null;
   const real = view.dice_mode === "reels";
-  if (view.tiebreak) return real ? "À vous : saisissez votre dé de départage !" : "À vous de lancer votre dé !";
+  if (view.tiebreak) {
+    const which = view.tiebreak.purpose === "ouverture" ? "d'ouverture" : "de départage";
+    if (!real) return `À vous de lancer votre dé ${which} !`;
+    const owner = view.tiebreak.pending[0];
+    return owner === seat ? `À vous : saisissez votre dé ${which} !` : `À vous : saisissez les dés ${which}, un par joueur !`;
+  }
   const c = view.challenge;
   if (view.step === "annonce" && c && c.target === seat) {
     const ways = [mine("boucliette") ? "Boucliette" : null, mine("passe_grelot") ? "Passe-Grelot" : null].filter(Boolean);
@@ -636,7 +642,11 @@ function decisions(view, legal, ctx) {
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
-    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? "Saisir votre dé d'ouverture (le plus petit commence)" : "Saisir votre dé de départage (le plus petit perd)") : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
+    // a scribe types everyone's tie-break dice: whose die this one is
+    const owner = view.tiebreak ? view.tiebreak.pending[0] : null;
+    const of = owner === null || owner === ctx.seat ? "" : ` ${ofName(names[owner])}`;
+    const die = of ? "le dé" : "votre dé";
+    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? `Saisir ${die} d'ouverture${of} (le plus petit commence)` : `Saisir ${die} de départage${of} (le plus petit perd)`) : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
     panel.append(diceEntry(count, ctx, what));
   }
   if (groups.has("acheter")) panel.append(dialog("achat", "Achat de dé", h("p", { class: "dialog-note", text: "Le Cul est à vendre : payez 30 points et jouez la combinaison à la place du lanceur." }), buttons(groups.get("acheter"), ctx, label)));
