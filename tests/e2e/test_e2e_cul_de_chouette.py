@@ -755,3 +755,22 @@ def test_a_scribe_is_told_whose_opening_die_and_teams_are_shown(tmp_path: Path) 
         partner = current(page)["view"]["sheets"][0]["partner"]
         assert mine.strip() == f"· équipe avec Place {partner + 1}", mine
         assert not errors, errors
+
+
+def test_a_chouette_s_points_are_not_shown_while_its_sirotage_is_pending(tmp_path: Path) -> None:
+    """« fait une Chouette : +36 » read as won while the Sirotage could still lose them, and
+    stayed after a missed one (an evening's audit)."""
+    state = arrange(3, scores=[10, 0, 0], options={"des": "reels"})
+    dice(state, 2, 2)
+    if state.step == "achat":
+        state.apply_timeout()
+    dice(state, 5)
+    assert state.step == "siroter"
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, DESKTOP)
+        table = prepared_table(page, server, "cul-de-chouette", "Gisèle", 3, {"des": '"reels"'})
+        put_state(server, table, state)
+        page.wait_for_function("() => window.chouxTable.current.view.step === 'siroter'")
+        caption = " ".join(page.locator(".reading").first.inner_text().split())
+        assert "Chouette" in caption and "+" not in caption, caption
+        assert not errors, errors

@@ -115,7 +115,11 @@ function diceTray(view, ctx) {
   let caption = null;
   const rollCaption = (roll, past) => {
     const who = roll.seat !== undefined && roll.seat !== null ? names[roll.seat] : names[view.roller];
-    const pts = roll.points ? ` : +${roll.points}` : "";
+    // points only once they are the roll's own: not while a Sirotage may still win or lose
+    // them, nor under « Dernier lancer » (a Sirotage, a purchase may have changed them since;
+    // the journal says what was scored)
+    const pending = view.step === "siroter" || view.step === "paris_sirotage";
+    const pts = roll.points && !past && !pending ? ` : +${roll.points}` : "";
     return h("p", { class: `reading${past ? " past" : ""}` }, past ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
       h("span", { class: "who", text: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
   };
