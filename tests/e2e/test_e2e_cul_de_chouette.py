@@ -774,3 +774,19 @@ def test_a_chouette_s_points_are_not_shown_while_its_sirotage_is_pending(tmp_pat
         caption = " ".join(page.locator(".reading").first.inner_text().split())
         assert "Chouette" in caption and "+" not in caption, caption
         assert not errors, errors
+
+
+def test_a_table_without_the_bevue_button_shows_none(tmp_path: Path) -> None:
+    """Greyed « −10 Bévue » buttons stayed under every sheet with the option off (an audit)."""
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, DESKTOP)
+        options = {"des": '"reels"', "bouton_bevue": "off"}
+        table = prepared_table(page, server, "cul-de-chouette", "Gisèle", 3, options)
+        state = arrange(3, options={"des": "reels", "bouton_bevue": False})
+        put_state(server, table, state)
+        page.wait_for_function("() => window.chouxTable.current.view.bevue_button === false")
+        page.wait_for_selector(".sheet")
+        assert page.locator(".bevue-button").count() == 0
+        put_state(server, table, arrange(3, options={"des": "reels"}))  # with it: shown
+        page.wait_for_selector(".bevue-button")
+        assert not errors, errors

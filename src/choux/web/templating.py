@@ -52,7 +52,10 @@ templates.env.filters["robot_name"] = robot_name  # « Gaston (robot) », never 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     session = getattr(request.state, "session", None)
     ctx = {"session": session, "csrf": session.csrf if session else "", **context}
-    return templates.TemplateResponse(request, name, ctx, status_code=status)
+    response = templates.TemplateResponse(request, name, ctx, status_code=status)
+    if status == 429:  # a page refused for a limit says when to come back, as errors do
+        response.headers["Retry-After"] = "60"
+    return response
 
 
 TABLE_ACTION = re.compile(r"^/t/([A-Za-z0-9_-]{1,32})/[a-z-]+$")

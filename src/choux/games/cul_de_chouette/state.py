@@ -23,7 +23,8 @@ View keys (`view(seat)`), stable for the web UI:
 
 - ``game``: "cul-de-chouette"; ``players``: number of seats; ``seat``: the viewer (None:
   spectator); ``target`` (343) and ``cap`` (332); ``dice_mode``: "site" or "reels";
-  ``scribe``: the seat typing the dice or None.
+  ``scribe``: the seat typing the dice or None; ``bevue_button``: whether the table has
+  the −10 button under each player (its option).
 - ``turn``: the turn number (1 = first); ``roller``: whose turn it is; ``order``: seats in
   playing order from the roller (counter-clockwise).
 - ``step``: the current step (see `steps.Step`) and ``step_label`` (French).

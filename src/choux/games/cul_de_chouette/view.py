@@ -49,6 +49,7 @@ def board_view(st: CdcTable) -> dict[str, JSON]:
         "cap": st.cap,
         "dice_mode": "reels" if st.real else "site",
         "scribe": st.scribe,
+        "bevue_button": st.bevue_button,
         "turn": st.turn,
         "roller": st.roller,
         "order": order,

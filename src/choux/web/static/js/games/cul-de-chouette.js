@@ -234,7 +234,8 @@ function sheet(view, s, ctx, bevueBy) {
   const pg = s.passe_grelot_used ? "utilisé" : s.passe_grelot_earned ? "disponible" : "pas encore gagné";
   const declarer = bevueBy.get(s.seat);
   const canBevue = declarer !== undefined;
-  const bevue = view.over || ctx.replay ? null : pressButton({
+  // a table without the −10 button (its option) shows none
+  const bevue = view.over || ctx.replay || view.bevue_button === false ? null : pressButton({
     class: "bevue-button",
     disabled: !canBevue,
     title: canBevue ? `Signaler une bévue ${ofName(names[s.seat])} (−10)` : "Une bévue par joueur signalé et par tour, jamais sur soi-même.",
