@@ -18,26 +18,13 @@ import tempfile
 import time
 
 from choux import games
+from choux.engine.playout import random_step
 from choux.play.service import SeatSpec, TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
-from choux.play.tables import LiveTable, Subscriber
+from choux.play.tables import Subscriber
 
 PLAYERS = {"chouine": 2, "chouineurs": 4, "cul-de-chouette": 4, "parlote": 4}
-
-
-def step(table: LiveTable, policy: random.Random) -> None:
-    """One move (a random actor's random legal action, else the clock); the version goes up."""
-    state = table.state
-    actors = state.actors()
-    if actors:
-        seat = policy.choice(actors)
-        state.apply(seat, policy.choice(state.legal_actions(seat)))
-    else:
-        deadline = state.deadline()
-        assert deadline is not None, "nobody may act and no window is open"
-        state.apply(deadline.seat, deadline.action)
-    table.version += 1
 
 
 async def measure(name: str, seed: int, versions: int, all_parts: bool) -> str:
@@ -58,7 +45,8 @@ async def measure(name: str, seed: int, versions: int, all_parts: bool) -> str:
     spent = 0.0
     played = 0
     while played < versions and not table.state.is_over():
-        step(table, policy)
+        random_step(table.state, policy)
+        table.version += 1
         played += 1
         begin = time.process_time()
         texts = [table.message_text(sub) for sub in subs]

@@ -11,6 +11,7 @@ from typing import Any
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import settings
 
+from choux.engine.playout import random_step
 from choux.games.parlote.state import ParloteState
 from choux.play.service import SeatSpec, TableService
 from choux.play.store import Store
@@ -41,17 +42,8 @@ class Page:
 
 
 def step(table: LiveTable, policy: random.Random) -> None:
-    """One move of the game (an actor's random legal action, else the clock), as the server
-    makes it: the state changes and the table's version goes up."""
-    state = table.state
-    actors = state.actors()
-    if actors:
-        seat = policy.choice(actors)
-        state.apply(seat, policy.choice(state.legal_actions(seat)))
-    else:
-        deadline = state.deadline()
-        assert deadline is not None
-        state.apply(deadline.seat, deadline.action)
+    """One random move, as the server makes it: the state changes, the version goes up."""
+    assert random_step(table.state, policy)
     table.version += 1
 
 

@@ -458,7 +458,8 @@ def test_a_rematch_lets_an_account_in_from_any_of_its_devices(sqlite_url: str, c
 async def test_a_window_s_clocks_keep_their_time_through_the_others_clicks(
     sqlite_url: str,
 ) -> None:
-    """A race, a fair window and the move clock run until their deadline: a −10 pressed
+    """The rules' « Windows are fair »: a window « stays open until its deadline ». A race,
+    a fair window and the move clock run until their deadline: a −10 pressed
     meanwhile neither lengthens the window nor hands the idle roller a new move clock (an
     audit kept a 4 s race open 15 s, and an idle roller waited 59 s of a 30 s clock)."""
     from choux.games.cul_de_chouette.actions import DeclareBevue, EnterDice

@@ -55,18 +55,25 @@ def play_out(
     raise StuckGame(f"the game did not end in {max_steps} steps")
 
 
+def random_step(state: State, rng: random.Random, keep_open: float = 1.0) -> bool:
+    """One random move, in place: a random actor's random legal action, or the open window's
+    closing (only when nobody may act, unless `keep_open` < 1: then also with probability
+    1 − `keep_open`). False when nothing can happen."""
+    actors = state.actors()
+    deadline = state.deadline()
+    if actors and (deadline is None or keep_open >= 1.0 or rng.random() < keep_open):
+        seat = rng.choice(actors)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        return True
+    if deadline is not None:
+        state.apply(deadline.seat, deadline.action)
+        return True
+    return False
+
+
 def random_rollout(state: State, rng: random.Random, max_steps: int = 20_000) -> State:
     """Finish `state` in place with uniformly random legal play; windows sometimes close."""
     for _ in range(max_steps):
-        if state.is_over():
+        if state.is_over() or not random_step(state, rng, keep_open=0.7):
             return state
-        actors = state.actors()
-        deadline = state.deadline()
-        if actors and (deadline is None or rng.random() < 0.7):
-            seat = rng.choice(actors)
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-        elif deadline is not None:
-            state.apply(deadline.seat, deadline.action)
-        else:
-            break
     return state

@@ -82,29 +82,31 @@ class Mailer:
 
     def message(self, table: LiveTable, address: str) -> EmailMessage:
         link = f"{self.settings.public_url.rstrip('/')}/t/{table.code}"
-        message = EmailMessage()
-        message["Subject"] = f"À vous de jouer · {table.game.title} (table {table.code})"
-        message["From"] = self.settings.smtp_from
-        message["To"] = address
-        message.set_content(
+        return self._mail(
+            address,
+            f"À vous de jouer · {table.game.title} (table {table.code})",
             f"C'est votre tour à la table {table.code} ({table.game.title}).\n\n"
             f"Jouez votre coup ici : {link}\n\n"
             "Vous recevez ce message parce que vous avez demandé à être prévenu·e par e-mail "
-            "sur Choux. Pour ne plus le recevoir, videz l'adresse sur la page de la table.\n"
+            "sur Choux. Pour ne plus le recevoir, videz l'adresse sur la page de la table.\n",
         )
-        return message
 
     def reset_message(self, address: str, pseudo: str, link: str) -> EmailMessage:
-        message = EmailMessage()
-        message["Subject"] = "Choux · nouveau mot de passe"
-        message["From"] = self.settings.smtp_from
-        message["To"] = address
-        message.set_content(
+        return self._mail(
+            address,
+            "Choux · nouveau mot de passe",
             f"Quelqu'un a demandé un nouveau mot de passe pour le compte « {pseudo} » sur "
             f"Choux.\n\nPour en choisir un, ouvrez ce lien dans l'heure : {link}\n\n"
             "Le lien ne sert qu'une fois. Si vous n'avez rien demandé, ignorez ce message : "
-            "votre mot de passe reste le même.\n"
+            "votre mot de passe reste le même.\n",
         )
+
+    def _mail(self, address: str, subject: str, body: str) -> EmailMessage:
+        message = EmailMessage()
+        message["Subject"] = subject
+        message["From"] = self.settings.smtp_from
+        message["To"] = address
+        message.set_content(body)
         return message
 
     async def send(self, message: EmailMessage) -> bool:
