@@ -91,6 +91,27 @@ async def _suspend(url: str, pseudo: str, reason: str, suspend: bool) -> str:
         return account.pseudo
 
 
+async def _erase(url: str, pseudo: str) -> str:
+    """Erase the account (`play.erasure`); its pseudonym as stored. Refused while it
+    still sits at a game not over."""
+    from choux.play.erasure import erase_account, unfinished_tables
+
+    async with _accounts(url) as accounts:
+        account = await _found(accounts, pseudo)
+        blocking = await unfinished_tables(accounts.store, account.player)
+        if blocking:
+            codes = ", ".join(t.code for t in blocking)
+            raise AdminError(
+                f"« {account.pseudo} » joue encore (tables {codes}) : attendez la fin de "
+                "ces parties, ou qu'un robot y prenne sa place."
+            )
+        try:
+            await erase_account(accounts.store, account)
+        except ValueError as error:
+            raise AdminError("Une partie a commencé entre-temps : réessayez.") from error
+        return account.pseudo
+
+
 def _when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
@@ -145,6 +166,24 @@ def restore(
     """Lift a suspension: the player logs in again with their password."""
     name = asyncio.run(_suspend(_database(db), pseudo, "", False))
     console.print(f"Compte « {name} » rétabli.", highlight=False, markup=False)
+
+
+@app.command("erase")
+def erase(
+    pseudo: Annotated[str, typer.Argument(help="the account's pseudonym")],
+    yes: Annotated[
+        bool, typer.Option("--yes", help="confirm: the erasure cannot be undone")
+    ] = False,
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Erase an account for good, at its owner's request (the site's « Supprimer mon
+    compte » does the same): its games stay under « Compte supprimé », its chat lines lose
+    their text, its ratings, follows, address and sessions go. A running server may show
+    the old name on a finished table it holds in memory until it unloads it."""
+    if not yes:
+        raise AdminError("La suppression est définitive : confirmez avec --yes.")
+    name = asyncio.run(_erase(_database(db), pseudo))
+    console.print(f"Compte « {name} » supprimé.", highlight=False, markup=False)
 
 
 @app.command("accounts")

@@ -225,20 +225,24 @@ class Accounts:
     async def change_password(self, account: Account, old: object, new: object) -> None:
         """A new password (the old one asked again); other devices are logged out."""
         secret = check_password(new)
-        async with self.store.db.connect() as conn:
-            stored = (
-                await conn.execute(
-                    select(accounts_t.c.password_hash).where(accounts_t.c.id == account.id)
-                )
-            ).scalar_one()
-        given = old if isinstance(old, str) and len(old) <= MAX_PASSWORD else ""
-        if not await asyncio.to_thread(hasher.verify, given, stored):
+        if not await self.password_matches(account, old):
             raise AccountError("Le mot de passe actuel n'est pas le bon.", "forbidden")
         hashed = await asyncio.to_thread(hasher.hash, secret)
         async with self.store.db.begin() as conn:
             await conn.execute(
                 update(accounts_t).where(accounts_t.c.id == account.id).values(password_hash=hashed)
             )
+
+    async def password_matches(self, account: Account, given: object) -> bool:
+        """Whether `given` is the account's password (asked again before a change)."""
+        async with self.store.db.connect() as conn:
+            stored = (
+                await conn.execute(
+                    select(accounts_t.c.password_hash).where(accounts_t.c.id == account.id)
+                )
+            ).scalar_one()
+        given = given if isinstance(given, str) and len(given) <= MAX_PASSWORD else ""
+        return bool(await asyncio.to_thread(hasher.verify, given, stored))
 
     async def password_fingerprint(self, account: Account) -> str:
         """A digest of the account's stored password hash: a reset link carries it, so it

@@ -131,6 +131,21 @@ class Chat(Sync):
             return fresh
         return self.chat_rooms.setdefault(table.code, fresh)
 
+    async def reread_chat(self, code: str) -> None:
+        """Lines changed in the store (an erased account's): the room in memory is read
+        again, or dropped when no page shows it."""
+        room = self.chat_rooms.get(code)
+        table = self.tables.get(code)
+        if room is None:
+            return
+        if table is None or not room.watchers:
+            del self.chat_rooms[code]
+            return
+        async with room.lock:
+            fresh = await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS))
+            room.lines = []
+            room.add(fresh)
+
     async def say(self, table: LiveTable, speaker: Speaker, text: object) -> ChatLine:
         """Store and share one message; TableError (French) if it is refused."""
         clean = clean_text(text)

@@ -107,9 +107,12 @@ class Seating(ServiceBase):
             self._publish(table.code)
             return token
 
-    async def exclude(self, table: LiveTable, seat: int) -> None:
-        """The host's decision: a bot plays this person's seat, and it does not come back."""
-        await self.replace_with_bot(table, seat, "décision de l'hôte")
+    async def exclude(
+        self, table: LiveTable, seat: int, reason: str = "décision de l'hôte"
+    ) -> None:
+        """A bot plays this person's seat, and it does not come back (the host's decision,
+        or the person's own)."""
+        await self.replace_with_bot(table, seat, reason)
         async with table.lock:
             row = table.seats[seat]
             if row.kind == "bot" and row.player is not None and not row.excluded:
@@ -129,17 +132,41 @@ class Seating(ServiceBase):
                 )
             if not 0 <= seat < len(table.seats) or seat == host_seat:
                 raise TableError("Place invalide.")
-            row = table.seats[seat]
-            if row.kind != "human":
-                raise TableError("Personne n'est assis à cette place.")
-            freed = replace(row, kind="open", name=None, token_hash=None, player=None)
-            await self.store.update_seat(table.row.id, freed)
-            old = row.name or f"Place {seat + 1}"
-            row.kind, row.name, row.token_hash, row.player = "open", None, None, None
-            table.log.append((table.version, f"L'hôte a libéré la place de {old}."))
-            table.meta += 1
-            table.wake_all()
-            self._publish(table.code)
+            await self._free_seat(table, seat, "L'hôte a libéré la place de {name}.")
+
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A person leaves their seat: before the start it opens again for someone else;
+        during the game a bot plays it to the end, and the person does not take it back
+        (they may have gone for good: an account erased, a train to catch)."""
+        if table.status == "live":
+            await self.exclude(table, seat, "à sa demande")
+            return
+        async with table.lock:
+            if table.status != "open":
+                raise TableError(
+                    "La partie est finie : il n'y a plus de place à quitter.", "conflict"
+                )
+            if table.seats[seat].host:
+                raise TableError(
+                    "Vous êtes l'hôte : fermez la table plutôt (menu « Hôte de la table »).",
+                    "conflict",
+                )
+            await self._free_seat(table, seat, "{name} a quitté la table.")
+
+    async def _free_seat(self, table: LiveTable, seat: int, line: str) -> None:
+        """Under the table's lock, before the start: the seat opens again; `line` (with
+        the person's name for {name}) goes to the journal."""
+        row = table.seats[seat]
+        if row.kind != "human":
+            raise TableError("Personne n'est assis à cette place.")
+        freed = replace(row, kind="open", name=None, token_hash=None, player=None)
+        await self.store.update_seat(table.row.id, freed)
+        old = row.name or f"Place {seat + 1}"
+        row.kind, row.name, row.token_hash, row.player = "open", None, None, None
+        table.log.append((table.version, line.format(name=old)))
+        table.meta += 1
+        table.wake_all()
+        self._publish(table.code)
 
     async def close_waiting(self, table: LiveTable, host_seat: int) -> None:
         """The host closes a table still waiting for players (a mistake, friends who will

@@ -129,6 +129,7 @@ LOGGED_OUT = {
     "1": "Vous êtes déconnecté·e sur cet appareil.",
     "partout": "Vous êtes déconnecté·e sur tous vos appareils.",
     "reinitialise": "Mot de passe changé : connectez-vous avec le nouveau.",
+    "supprime": "Votre compte est supprimé : vos parties restent, sous « Compte supprimé ».",
 }
 
 

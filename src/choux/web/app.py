@@ -18,6 +18,7 @@ from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.store import Store
 from choux.web import (
+    account_data,
     accounts,
     days_pages,
     errors,
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(learn.router)
     app.include_router(accounts.router)
+    app.include_router(account_data.router)
     app.include_router(password_reset.router)
     app.include_router(players.router)
     app.include_router(seating.router)

@@ -31,8 +31,12 @@ LIMITED_POSTS = (
     # notification settings: cheap, but each one is a database write
     (re.compile(r"^/(push/abonnement|push/desabonnement|notifications/email)$"), "join"),
 )
-#: GET routes with a budget: a replay plays a whole finished game again (`replays.py`)
-LIMITED_GETS = ((re.compile(r"^/parties/[^/]+(\.json|/etapes\.json)?$"), "replay"),)
+#: GET routes with a budget: a replay plays a whole finished game again (`replays.py`),
+#: an account's copy of its data reads all of it (`account_data.py`)
+LIMITED_GETS = (
+    (re.compile(r"^/parties/[^/]+(\.json|/etapes\.json)?$"), "replay"),
+    (re.compile(r"^/compte/donnees\.json$"), "replay"),  # a copy of a whole account's data
+)
 #: every other form (leaving a seat, a bot in a seat, following a player, logging out...):
 #: each is a database write or a change seen by a whole table, none is free to repeat
 OTHER_POSTS = "join"

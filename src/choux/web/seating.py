@@ -249,6 +249,18 @@ async def remove_person(request: Request, code: str) -> Response:
     return RedirectResponse(f"/t/{code}", status_code=303)
 
 
+@router.post("/t/{code}/quitter")
+async def leave_seat(request: Request, code: str) -> Response:
+    """The visitor leaves their own seat (a bot finishes a game already started)."""
+    await form_of(request)
+    table = await service_of(request).get(code)
+    seat = my_seat(request, table)
+    if seat is None or table.seats[seat].kind != "human":
+        raise TableError("Vous n'êtes pas assis·e à cette table.", "forbidden")
+    await service_of(request).leave(table, seat)
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
 @router.post("/t/{code}/fermer")
 async def close_table(request: Request, code: str) -> Response:
     """The host closes a table still waiting for players."""
