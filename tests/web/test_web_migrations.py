@@ -3,12 +3,18 @@ made by an older release keeps its tables (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import shutil
+import signal
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, select, text
 from web_fixtures import db_url_fixture  # noqa: F401 (fixture)
 
@@ -97,5 +103,78 @@ def test_a_database_made_without_migrations_is_stamped_or_refused(db_url: str) -
             conn.execute(text("alter table tables drop column seed_text"))
         with pytest.raises(OldSchema, match=r"tables\.seed_text"):
             migrate(db_url)
+    finally:
+        engine.dispose()
+
+
+CRASHING_REVISION = '''
+"""A revision killed midway (the test's fault)."""
+import os
+import signal
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0999"
+down_revision = "{head}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("tables", sa.Column("crash_col", sa.Integer, nullable=True))
+    op.create_table("crash_table", sa.Column("id", sa.Integer, primary_key=True))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def downgrade() -> None:
+    pass
+'''
+
+
+def test_a_sqlite_upgrade_killed_midway_leaves_the_database_as_it_was(tmp_path: Path) -> None:
+    """An upgrade is one transaction on SQLite too: a process killed (kill -9) in the
+    middle of the upgrade leaves the file at the revision it had, every schema change of
+    the upgrade undone, and the next start upgrades it. (SQLite's DDL is transactional;
+    Python's driver used to commit each statement on its own.)"""
+    url = f"sqlite:///{tmp_path / 'choux.sqlite3'}"
+    command.upgrade(alembic_config(url), "0008")
+    head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
+    scripts = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0999_crash.py").write_text(CRASHING_REVISION.format(head=head))
+    program = (
+        "import sys\n"
+        "from alembic import command\n"
+        "from alembic.config import Config\n"
+        "config = Config()\n"
+        "config.set_main_option('script_location', sys.argv[1])\n"
+        "config.attributes['url'] = sys.argv[2]\n"
+        "command.upgrade(config, 'head')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(scripts), sync_url(url)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    engine = create_engine(sync_url(url))
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("select version_num from alembic_version")).scalar() == "0008"
+            columns = {row[1] for row in conn.execute(text("pragma table_info(accounts)"))}
+            assert "suspended_at" not in columns  # 0009, before the crash, undone too
+            tables = {row[1] for row in conn.execute(text("pragma table_info(tables)"))}
+            assert "crash_col" not in tables
+            names = {row[0] for row in conn.execute(text("select name from sqlite_master"))}
+            assert "crash_table" not in names
+    finally:
+        engine.dispose()
+    migrate(url)  # the real code upgrades it at the next start
+    engine = create_engine(sync_url(url))
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("select version_num from alembic_version")).scalar() == head
     finally:
         engine.dispose()
