@@ -52,6 +52,7 @@ from choux.play.pg_appends import PgAppends, action_text
 from choux.play.ratings import Standing, entrants, rate
 from choux.play.sqlite_appends import PRAGMAS as SQLITE_PRAGMAS
 from choux.play.sqlite_appends import SqliteAppends
+from choux.play.sqlite_files import make_private
 
 log = logging.getLogger(__name__)
 
@@ -467,6 +468,9 @@ class Store:
         return None
 
     async def open(self) -> None:
+        warning = make_private(self.url)
+        if warning:
+            log.warning("%s", warning)
         await asyncio.to_thread(migrate, self.url)
         url = async_url(self.url)
         is_sqlite = make_url(url).get_backend_name() == "sqlite"
