@@ -82,3 +82,16 @@ def test_only_a_sqlite_file_is_concerned(url: str, expected: Path | None) -> Non
 def test_a_missing_folder_is_left_to_the_database_to_report(tmp_path: Path) -> None:
     assert make_private(f"sqlite:///{tmp_path / 'nowhere' / 'choux.sqlite3'}") is None
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_start_checks_create_the_file_private_too(tmp_path: Path) -> None:
+    """`choux serve` migrates and writes before the store opens (`check_database`)."""
+    from choux.web.startup import check_database
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "choux.sqlite3"
+        assert check_database(f"sqlite:///{path}") is None
+    finally:
+        os.umask(old)
+    assert mode(path) == 0o600

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import Message
@@ -47,6 +48,20 @@ def give_address(c: Any, code: str, address: object) -> Any:
     )
 
 
+def confirmation_link(mail: Message) -> str:
+    """The path of the confirmation link in a mail (the site's public URL stripped)."""
+    assert "confirmez votre adresse" in str(mail["Subject"])
+    found = re.search(r"https?://[^/\s]+(/email/confirmer\?jeton=\S+)", mail.get_content())  # type: ignore[attr-defined]
+    assert found, mail.get_content()  # type: ignore[attr-defined]
+    return found.group(1)
+
+
+def confirm(c: Any, mail: Message) -> None:
+    """Open the link the mail carries (from any device: the link is the proof)."""
+    page = c.get(confirmation_link(mail))
+    assert page.status_code == 200 and "Adresse confirmée" in page.text, page.text
+
+
 def test_the_person_away_is_mailed_when_their_turn_comes(
     sqlite_url: str, smtp: tuple[Sink, str]
 ) -> None:
@@ -58,13 +73,20 @@ def test_the_person_away_is_mailed_when_their_turn_comes(
             assert answer.status_code == 400 and "invalide" in answer.json()["message"]
         assert give_address(alice, code, "alice@example.org").is_success
         bob = other(alice)
-        assert bob.get("/notifications/email").json() == {"enabled": True, "address": None}
+        assert bob.get("/notifications/email").json() == {
+            "enabled": True,
+            "address": None,
+            "confirmed": False,
+        }
         assert give_address(bob, code, "bob@example.org").is_success
+        wait_for(lambda: len(sink.messages) == 2)
+        for mail in sink.messages:
+            confirm(other(alice), mail)
         join(bob, code, "Bob")
         table = alice.app.state.service.tables[code]
-        wait_for(lambda: len(sink.messages) == 1)
+        wait_for(lambda: len(sink.messages) == 3)
         waited = table.state.actors()[0]
-        mail = sink.messages[0]
+        mail = sink.messages[2]
         assert mail["To"] == ("alice@example.org" if waited == 0 else "bob@example.org")
         assert code in mail["Subject"] and "À vous de jouer" in mail["Subject"]
         body = mail.get_content()  # type: ignore[attr-defined]
@@ -80,7 +102,7 @@ def test_the_person_away_is_mailed_when_their_turn_comes(
             ws.send_json({"type": "action", "id": "m1", "action": legal[0]["action"]})
             wait_for(lambda: table.version == 1)
             alice.portal.call(asyncio.sleep, 0.5)
-        assert len(sink.messages) == 1
+        assert len(sink.messages) == 3
         # an empty address stops the mails
         assert give_address(alice, code, "").json()["address"] is None
         assert alice.get("/notifications/email").json()["address"] is None
@@ -89,5 +111,9 @@ def test_the_person_away_is_mailed_when_their_turn_comes(
 def test_without_smtp_no_address_is_taken(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         code = create_days_table(c, "chouine")
-        assert c.get("/notifications/email").json() == {"enabled": False, "address": None}
+        assert c.get("/notifications/email").json() == {
+            "enabled": False,
+            "address": None,
+            "confirmed": False,
+        }
         assert give_address(c, code, "a@example.org").status_code == 404

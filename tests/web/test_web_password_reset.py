@@ -4,13 +4,14 @@ refused in French and change nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 from typing import Any
 
 import pytest
 from test_web_accounts import PASSWORD, login, post, signup
-from test_web_mail import Sink, smtp_fixture  # noqa: F401 (fixture)
+from test_web_mail import Sink, confirm, smtp_fixture  # noqa: F401 (fixture)
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, csrf_of, other, wait_for
 
@@ -55,8 +56,18 @@ def test_a_forgotten_password_is_replaced_through_a_mailed_link_good_once(
             assert refused.status_code == 400  # type: ignore[attr-defined]
             assert "Adresse e-mail invalide" in refused.text  # type: ignore[attr-defined]
         saved = post(alice, "/compte/email", email="alice@example.org")
-        assert "Adresse e-mail enregistrée" in html.unescape(saved.text)  # type: ignore[attr-defined]
+        assert "Un lien de confirmation vient de partir à alice@example.org" in html.unescape(
+            saved.text  # type: ignore[attr-defined]
+        )
         assert 'value="alice@example.org"' in alice.get("/compte").text
+        assert "En attente de confirmation" in html.unescape(alice.get("/compte").text)
+        wait_for(lambda: len(sink.messages) == 1)
+        # not confirmed yet: no password link goes there
+        assert ask_link(other(alice), "Alice").status_code == 200
+        alice.portal.call(asyncio.sleep, 0.3)
+        assert len(sink.messages) == 1
+        confirm(other(alice), sink.messages[0])
+        assert "Adresse confirmée." in html.unescape(alice.get("/compte").text)
         phone = other(alice)  # Alice's phone, logged in: the reset logs it out
         assert login(phone, "Alice").status_code == 303  # type: ignore[attr-defined]
 
@@ -65,8 +76,8 @@ def test_a_forgotten_password_is_replaced_through_a_mailed_link_good_once(
         assert answers[0].status_code == answers[1].status_code == 200
         assert html.unescape(answers[0].text).count("un lien vient d'y partir") == 1
         assert answers[0].text == answers[1].text.replace("Personne", "Alice")  # the same
-        wait_for(lambda: len(sink.messages) == 1)
-        mail = sink.messages[0]
+        wait_for(lambda: len(sink.messages) == 2)
+        mail = sink.messages[1]
         assert mail["To"] == "alice@example.org" and "mot de passe" in mail["Subject"]
         path = link_in(mail)
 
@@ -88,7 +99,7 @@ def test_a_forgotten_password_is_replaced_through_a_mailed_link_good_once(
         assert again.status_code == 400 and "plus valable" in html.unescape(again.text)
         assert choose(stranger, path, new="encore un autre mot").status_code == 400
         assert login(other(alice), "Alice", NEW).status_code == 303  # type: ignore[attr-defined]
-        assert len(sink.messages) == 1
+        assert len(sink.messages) == 2
 
 
 def test_no_mail_leaves_without_an_address_and_hostile_links_change_nothing(

@@ -29,6 +29,8 @@ email_notifications_t = Table(
     Column("player", String(40), primary_key=True),
     Column("address", String(254), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    #: when its owner opened the link mailed to it (None: not yet; nothing else is sent)
+    Column("confirmed_at", DateTime(timezone=True), nullable=True),
 )
 
 
@@ -119,23 +121,80 @@ async def of_players(store: Store, players: list[str]) -> list[Subscription]:
         return [Subscription(r.endpoint, r.p256dh, r.auth) for r in rows]
 
 
-async def set_email(store: Store, player: str, address: str | None) -> None:
-    """The address « À vous de jouer » is mailed to for this identity (None: no more)."""
+async def set_email(store: Store, player: str, address: str | None) -> bool:
+    """The address « À vous de jouer » is mailed to for this identity (None: no more).
+    True when it waits for its owner's confirmation (a new address, or one never
+    confirmed); the same confirmed address again changes nothing."""
     async with store.db.begin() as conn:
+        if address:
+            row = (
+                await conn.execute(
+                    select(email_notifications_t).where(email_notifications_t.c.player == player)
+                )
+            ).first()
+            if row is not None and row.address == address and row.confirmed_at is not None:
+                return False
         await conn.execute(
             delete(email_notifications_t).where(email_notifications_t.c.player == player)
         )
-        if address:
+        if not address:
+            return False
+        await conn.execute(
+            insert(email_notifications_t).values(
+                player=player, address=address, created_at=datetime.now(UTC)
+            )
+        )
+        return True
+
+
+async def confirm_email(store: Store, player: str, address: str) -> bool:
+    """The owner opened the link: the address, if it is still this identity's, is
+    confirmed. False when it no longer is (changed or cleared since the link left)."""
+    async with store.db.begin() as conn:
+        row = (
             await conn.execute(
-                insert(email_notifications_t).values(
-                    player=player, address=address, created_at=datetime.now(UTC)
+                select(email_notifications_t).where(
+                    email_notifications_t.c.player == player,
+                    email_notifications_t.c.address == address,
                 )
             )
+        ).first()
+        if row is None:
+            return False
+        if row.confirmed_at is None:
+            await conn.execute(
+                update(email_notifications_t)
+                .where(email_notifications_t.c.player == player)
+                .values(confirmed_at=datetime.now(UTC))
+            )
+        return True
 
 
 async def emails_of(store: Store, players: list[str]) -> dict[str, str]:
+    """The confirmed address of each identity that has one: the only ones mailed."""
     async with store.db.connect() as conn:
         rows = await conn.execute(
-            select(email_notifications_t).where(email_notifications_t.c.player.in_(players))
+            select(email_notifications_t).where(
+                email_notifications_t.c.player.in_(players),
+                email_notifications_t.c.confirmed_at.is_not(None),
+            )
         )
         return {str(r.player): str(r.address) for r in rows}
+
+
+@dataclass(frozen=True)
+class GivenAddress:
+    """The address an identity gave, as its owner sees it."""
+
+    address: str
+    confirmed: bool
+
+
+async def address_of(store: Store, player: str) -> GivenAddress | None:
+    async with store.db.connect() as conn:
+        row = (
+            await conn.execute(
+                select(email_notifications_t).where(email_notifications_t.c.player == player)
+            )
+        ).first()
+    return None if row is None else GivenAddress(str(row.address), row.confirmed_at is not None)

@@ -145,6 +145,8 @@ class Settings:
     public_url: str = _text_env("CHOUX_PUBLIC_URL", "")
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = _text_env("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
+    #: confirmation links mailed to one address (whoever asks): no flood of someone's inbox
+    limit_mail: str = _text_env("CHOUX_LIMIT_MAIL", "3 per hour")
     #: replays of finished games (their page and JSON): each may replay a whole game
     limit_replay: str = _text_env("CHOUX_LIMIT_REPLAY", "30 per minute")
     #: cookies only over HTTPS: "auto" (when the request came by HTTPS, as the trusted

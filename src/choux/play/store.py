@@ -301,6 +301,7 @@ def migrate(url: str) -> None:
     On PostgreSQL, under an advisory lock: several processes started together would
     otherwise all create the tables at once, and all but one would fail to start."""
     if make_url(url).get_backend_name() != "postgresql":
+        make_private(url)  # a new SQLite file: mode 600 before anything creates it
         _migrate(url)
         return
     engine = create_engine(sync_url(url), poolclass=NullPool)

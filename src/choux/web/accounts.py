@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from choux.play import push_store
 from choux.play.accounts import Account, AccountError, Accounts, pseudo_key
 from choux.play.errors import TableError
+from choux.web.email_confirm import give_address
 from choux.web.errors import status_of
 from choux.web.forms import form_of, session_of
 from choux.web.ratelimits import Limits, client_key
@@ -223,7 +224,7 @@ async def _account_page(
 ) -> Response:
     devices = await accounts_of(request).session_count(account)
     mailer = request.app.state.mailer
-    emails = await push_store.emails_of(request.app.state.store, [account.player])
+    given = await push_store.address_of(request.app.state.store, account.player)
     return render(
         request,
         "account.html",
@@ -234,18 +235,17 @@ async def _account_page(
             "error": error,
             "done": done,
             "mail": mailer.enabled,
-            "email": emails.get(account.player, ""),
+            "email": given.address if given else "",
+            "email_confirmed": bool(given and given.confirmed),
         },
         status,
     )
 
 
-EMAIL_SAVED = {True: "Adresse e-mail enregistrée.", False: "Adresse e-mail effacée."}
-
-
 @router.post("/compte/email")
 async def change_email(request: Request) -> Response:
-    """The address for « À vous de jouer » and for a forgotten password ("": none)."""
+    """The address for « À vous de jouer » and for a forgotten password ("": none); a new
+    one is mailed its confirmation link first (`email_confirm`)."""
     form = await form_of(request)
     account = await current_account(request)
     if account is None:
@@ -254,10 +254,10 @@ async def change_email(request: Request) -> Response:
         error = "Trop de demandes : patientez un peu avant de réessayer."
         return await _account_page(request, account, 429, error=error)
     try:
-        address = await request.app.state.mailer.remember(account.player, form.get("email"))
+        given = await give_address(request, account.player, form.get("email"))
     except TableError as error:
         return await _account_page(request, account, status_of(error), error=error.message)
-    return await _account_page(request, account, done=EMAIL_SAVED[address is not None])
+    return await _account_page(request, account, done=given.message)
 
 
 @router.post("/compte/mot-de-passe")

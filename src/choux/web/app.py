@@ -21,6 +21,7 @@ from choux.web import (
     account_data,
     accounts,
     days_pages,
+    email_confirm,
     errors,
     gc_tuning,
     learn,
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.sessions = Sessions(key, settings.secure_cookies)
         app.state.reset_links = password_reset.ResetLinks(key)
+        app.state.confirm_links = email_confirm.ConfirmLinks(key)
         push = await WebPush.open(settings, store)
         service.turn_hooks.append(push.notify_turn)
         app.state.push = push
@@ -90,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(account_data.router)
     app.include_router(password_reset.router)
+    app.include_router(email_confirm.router)
     app.include_router(players.router)
     app.include_router(seating.router)
     app.include_router(ws.router)

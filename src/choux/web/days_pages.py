@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from choux.play import push_store
 from choux.play.correspondence import GAMES, MOVE_TIMES, ON_TIMEOUT, WHY_NOT
 from choux.play.errors import TableError
+from choux.web.email_confirm import give_address
 from choux.web.mail import Mailer
 from choux.web.push import WebPush
 from choux.web.session import Session
@@ -114,28 +115,35 @@ async def push_unsubscribe(request: Request) -> Response:
 
 @router.get("/notifications/email")
 async def email_state(request: Request) -> JSONResponse:
-    """Whether this server mails turns, and the address this visitor gave (only to them)."""
+    """Whether this server mails turns, and the address this visitor gave (only to them),
+    with whether its owner confirmed it yet."""
     mailer: Mailer = request.app.state.mailer
     session: Session = request.state.session
-    address = None
+    given = None
     if mailer.enabled:
-        address = (await push_store.emails_of(mailer.store, [session.player])).get(session.player)
-    return JSONResponse({"enabled": mailer.enabled, "address": address})
+        given = await push_store.address_of(mailer.store, session.player)
+    return JSONResponse(
+        {
+            "enabled": mailer.enabled,
+            "address": given.address if given else None,
+            "confirmed": bool(given and given.confirmed),
+        }
+    )
 
 
 @router.post("/notifications/email")
 async def email_set(request: Request) -> Response:
-    """Give (or clear, with an empty address) the address turns are mailed to."""
-    mailer: Mailer = request.app.state.mailer
+    """Give (or clear, with an empty address) the address turns are mailed to; a new one
+    is mailed its confirmation link first."""
     try:
         session, data = await checked_json(request)
         value = data.get("address") if isinstance(data, dict) else 0
-        address = await mailer.remember(session.player, value)
+        given = await give_address(request, session.player, value)
     except TableError as error:
         return refused(error.message, error.kind if isinstance(error.kind, int) else 400)
-    if address is None:
-        return JSONResponse({"message": "Plus d'e-mails pour vos tours.", "address": None})
-    return JSONResponse({"message": f"Vos tours seront annoncés à {address}.", "address": address})
+    return JSONResponse(
+        {"message": given.message, "address": given.address, "confirmed": given.confirmed}
+    )
 
 
 @router.get("/manifest.webmanifest", include_in_schema=False)

@@ -1,5 +1,6 @@
-"""E-mail, when the operator sets an SMTP server (CHOUX_SMTP_URL): « À vous de jouer », and
-the links that let an account choose a new password (`password_reset.py`).
+"""E-mail, when the operator sets an SMTP server (CHOUX_SMTP_URL): « À vous de jouer », the
+links that let an account choose a new password (`password_reset.py`), and the link that
+confirms an address first (`email_confirm.py`): nothing else goes to an address before.
 
 A person gives an address on a table page (kept under their guest identity); when a
 correspondence table starts waiting for them and they have no page open on it, one short
@@ -52,12 +53,13 @@ class Mailer:
     def enabled(self) -> bool:
         return bool(self.settings.smtp_url)
 
-    async def remember(self, player: str, value: object) -> str | None:
+    async def remember(self, player: str, value: object) -> tuple[str | None, bool]:
+        """Keep the address (None: clear it); whether it waits for its confirmation."""
         if not self.enabled:
             raise TableError("Les e-mails ne sont pas configurés sur ce serveur.", 404)
         address = clean_address(value)
-        await push_store.set_email(self.store, player, address)
-        return address
+        pending = await push_store.set_email(self.store, player, address)
+        return address, pending
 
     async def notify_turn(self, table: LiveTable, seats: list[int]) -> None:
         """The turn hook: mail the waited-for people who have no page open on the table."""
@@ -99,6 +101,16 @@ class Mailer:
             f"Choux.\n\nPour en choisir un, ouvrez ce lien dans l'heure : {link}\n\n"
             "Le lien ne sert qu'une fois. Si vous n'avez rien demandé, ignorez ce message : "
             "votre mot de passe reste le même.\n",
+        )
+
+    def confirm_message(self, address: str, link: str) -> EmailMessage:
+        return self._mail(
+            address,
+            "Choux · confirmez votre adresse e-mail",
+            "Quelqu'un a donné cette adresse sur Choux pour être prévenu·e par e-mail (son tour "
+            f"dans une partie, un mot de passe oublié).\n\nSi c'est vous, ouvrez ce lien dans "
+            f"les trois jours : {link}\n\nSinon, ignorez ce message : aucun autre ne vous sera "
+            "envoyé.\n",
         )
 
     def _mail(self, address: str, subject: str, body: str) -> EmailMessage:

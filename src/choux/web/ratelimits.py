@@ -95,6 +95,7 @@ class Limits:
             "login_account": _scaled(login, 10),
             "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
             "replay": _parse("CHOUX_LIMIT_REPLAY", settings.limit_replay),
+            "mail": _parse("CHOUX_LIMIT_MAIL", settings.limit_mail),
         }
 
     async def allow(self, kind: str, client: str) -> bool:

@@ -16,9 +16,13 @@ export async function mailForm(box, notify) {
     placeholder: "vous@exemple.fr", "aria-label": "Adresse e-mail pour être prévenu·e",
   });
   input.value = state.address || "";
+  // an address given but not confirmed yet: nothing goes there before its owner opens the link
+  const pending = h("p", { class: "hint", id: "email-pending",
+    text: "Adresse à confirmer : ouvrez le lien reçu par e-mail." });
+  pending.hidden = !state.address || state.confirmed;
   const form = h("form", { class: "email-form", id: "email-form" },
     h("label", { for: "email-address", text: "Ou par e-mail :" }), input,
-    h("button", { class: "button", type: "submit", text: "Enregistrer" }));
+    h("button", { class: "button", type: "submit", text: "Enregistrer" }), pending);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const meta = document.querySelector('meta[name="csrf-token"]');
@@ -29,6 +33,7 @@ export async function mailForm(box, notify) {
       body: JSON.stringify({ address: input.value }),
     });
     const answer = await response.json().catch(() => ({}));
+    if (response.ok) pending.hidden = !answer.address || !!answer.confirmed;
     notify(answer.message || "Adresse non enregistrée.", response.ok ? "info" : "error");
   });
   box.append(form);
