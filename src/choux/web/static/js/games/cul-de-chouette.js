@@ -494,12 +494,13 @@ function buttons(items, ctx, label, cls = "") {
   return h("div", { class: `choice-row ${cls}` }, items.map((item) => pressButton({ class: "button choice", dataset: { action: JSON.stringify(item.action) } }, () => ctx.act(item.action), label(item))));
 }
 
-function stakeForm(name, title, entries, ctx, build, note) {
-  // entries: [{combination, max}] ; build(combination, stake) -> action
+function stakeForm(name, title, entries, ctx, build, note, start = "max") {
+  // entries: [{combination, min, max}] ; build(combination, stake) -> action ; start: the
+  // stake shown before anything is typed, the entry's "min" or "max"
   const key = draftKey(name, ctx);
   const saved = typed.get(key);
   const select = h("select", { name: "combination", "aria-label": "Combinaison", dataset: { draft: key, index: 0 } }, entries.map((e) => h("option", { value: e.combination, text: `${e.combination} (max ${e.max})` })));
-  const input = h("input", { type: "number", name: "stake", min: "1", inputmode: "numeric", "aria-label": "Mise", value: String(entries[0].max), dataset: { draft: key, index: 1 } });
+  const input = h("input", { type: "number", name: "stake", min: String(entries[0].min), inputmode: "numeric", "aria-label": "Mise", value: String(entries[0][start]), dataset: { draft: key, index: 1 } });
   if (saved && entries.some((e) => e.combination === saved.combination)) { select.value = saved.combination; input.value = saved.stake; }
   const keep = () => typed.set(key, { combination: select.value, stake: input.value });
   select.addEventListener("change", keep);
@@ -508,9 +509,12 @@ function stakeForm(name, title, entries, ctx, build, note) {
   const max = h("span", { class: "max-note" });
   const sync = () => {
     const entry = entries.find((e) => e.combination === select.value) || entries[0];
+    input.min = String(entry.min);
     input.max = String(entry.max);
     max.textContent = french(`maximum : ${pointsText(entry.max)}`);
-    if (Number(input.value) > entry.max || !input.value) input.value = String(entry.max);
+    if (!input.value) input.value = String(entry[start]);
+    else if (Number(input.value) > entry.max) input.value = String(entry.max);
+    else if (Number(input.value) < entry.min) input.value = String(entry.min);
   };
   select.addEventListener("change", sync);
   sync();
@@ -523,10 +527,15 @@ function stakeForm(name, title, entries, ctx, build, note) {
   return dialog(name, title, note ? h("p", { class: "dialog-note", text: note }) : null, form);
 }
 
-function maxima(items) {
-  const top = new Map();
-  for (const { action } of items) top.set(action.combination, Math.max(top.get(action.combination) || 0, action.stake));
-  return [...top].map(([combination, max]) => ({ combination, max }));
+/** Each combination of the legal stakes, with its smallest and largest stake. */
+function stakeBounds(items) {
+  const bounds = new Map();
+  for (const { action } of items) {
+    const b = bounds.get(action.combination);
+    if (!b) bounds.set(action.combination, { combination: action.combination, min: action.stake, max: action.stake });
+    else { b.min = Math.min(b.min, action.stake); b.max = Math.max(b.max, action.stake); }
+  }
+  return [...bounds.values()];
 }
 
 function diceEntry(count, ctx, title) {
@@ -659,16 +668,18 @@ function decisions(view, legal, ctx) {
   if (groups.has("parier_face")) panel.append(dialog("paris", "Pari sur le Sirotage (5 points, gain 25)", buttons(groups.get("parier_face"), ctx, (i) => `${BIRDS[i.action.face]} · ${i.action.face}`, "faces")));
   if (groups.has("souffler")) panel.append(dialog("soufflette", "Soufflette : qui défiez-vous ?", buttons(groups.get("souffler"), ctx, (i) => names[i.action.target])));
   if (groups.has("grelottine")) {
-    const entries = maxima(groups.get("grelottine"));
+    const entries = stakeBounds(groups.get("grelottine"));
     const target = names[scorerOf(view)]; // the buyer of the Cul plays its Néant, not the roller
     panel.append(stakeForm("grelottine", `« Grelottine ! » contre ${target}`, entries, ctx,
       (combination, stake) => ({ type: "grelottine", combination, stake }),
       "Imposez une combinaison et une mise : le maximum dépend du plus petit des deux scores."));
   }
   if (groups.has("civet")) {
-    panel.append(stakeForm("civet", "Miser votre Civet", maxima(groups.get("civet")), ctx,
+    // the Civet starts at the smallest stake: an even-money bet on a combination the dice
+    // make less often than not, which one tap on « Valider » must not stake whole (102)
+    panel.append(stakeForm("civet", "Miser votre Civet", stakeBounds(groups.get("civet")), ctx,
       (combination, stake) => ({ type: "civet", combination, stake }),
-      "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser)."));
+      "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser).", "min"));
   }
   if (groups.has("passe_grelot")) panel.append(dialog("passe", "« Passe-Grelot ! » à qui ?", buttons(groups.get("passe_grelot"), ctx, (i) => names[i.action.target])));
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
