@@ -121,16 +121,16 @@ function diceTray(view, ctx) {
     const pending = view.step === "siroter" || view.step === "paris_sirotage";
     const pts = roll.points && !past && !pending ? ` : +${roll.points}` : "";
     return h("p", { class: `reading${past ? " past" : ""}` }, past ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
-      h("span", { class: "who", text: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
+      h("span", { class: "who", text: who, title: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
   };
   if (last && lastShown) {
     caption = rollCaption(view.reading && !faded ? { ...last, name: view.reading.name, points: view.reading.points } : last, faded);
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${counted(view.awaiting.count, "dé")}…`);
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who, title: who }), ` ${verb} ${counted(view.awaiting.count, "dé")}…`);
   } else if (dice.length && view.challenge && view.challenge.throw) {
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target], title: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
   } else if (last && !dice.length) {
     caption = rollCaption(last, true);
   }
@@ -249,7 +249,7 @@ function sheet(view, s, ctx, bevueBy) {
   else if (!view.over && view.awaiting && view.awaiting.seat === s.seat) tag = h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" });
   return h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
     h("div", { class: "sheet-top" },
-      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") },
+      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : ""), title: names[s.seat] },
         s.partner !== null && s.partner !== undefined ? h("span", { class: "sheet-partner", text: ` · équipe avec ${names[s.partner]}` }) : null),
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
