@@ -6,6 +6,9 @@
   a player's sheet of a 360 px phone (« Bartholome / w_Featherst / one »), and one of wide
   letters widened the page beyond the screen (the roll's caption). A name now wraps between
   its words only, a word too long for its box ends in « … », the full name in its title.
+- A scribe typing the ordinary dice of a turn was not told whose they were (« Saisir les deux
+  Chouettes », « À vous de saisir les dés ! »), as she now is of an opening die: the view
+  names the dice's owner, the dialog, the status and the caption say it.
 """
 
 from __future__ import annotations
@@ -119,4 +122,44 @@ def test_cdc_long_names_fit_a_360_px_phone(tmp_path: Path, name: str) -> None:
         assert other["lines"] == 1 and other["right"] <= other["boxRight"] + 0.5, other
         page.locator(".cdc-sheets").scroll_into_view_if_needed()
         shoot(page, f"qa-cdc-long-name-360-{name[:4]}")
+        assert not errors, errors
+
+
+def test_cdc_scribe_is_told_whose_dice_she_types(tmp_path: Path) -> None:
+    with live_server(tmp_path, deadline_scale=50, bot_pace=0.1) as server, chromium() as browser:
+        page, errors = watched_page(browser, PHONE)
+        options = {"des": '"reels"', "scribe": "0"}
+        code = prepared_table(page, server, "cul-de-chouette", "Gisèle", 3, options)
+        # Place 2's turn: Gisèle, the scribe, types his two Chouettes
+        state = arrange(3, roller=B, options={"des": "reels", "scribe": A})
+        put_state(server, code, state)
+        page.wait_for_selector(".dice-entry input")
+        awaiting = current(page)["view"]["awaiting"]
+        assert awaiting == {"seat": A, "owner": B, "count": 2}, awaiting
+        dialog = " ".join(page.locator(".cdc-dialogs").inner_text().split())
+        assert "Saisir les deux Chouettes de Place 2" in dialog, dialog
+        status = page.locator("#status-line").inner_text().strip()
+        assert status == "À vous : saisissez les dés de Place 2 !", status
+        caption = " ".join(page.locator(".reading.waiting").inner_text().split())
+        assert caption == "Vous saisissez 2 dés de Place 2…", caption
+        shoot(page, "qa-cdc-scribe-whose-dice-phone")
+        # his Cul, then her own turn: her own dice, said as before
+        dice(state, 2, 5)
+        others_pass(state)  # nobody buys the Cul
+        put_state(server, code, state)
+        page.wait_for_function("() => window.chouxTable.current.view.step === 'cul'")
+        dialog = " ".join(page.locator(".cdc-dialogs").inner_text().split())
+        assert "Saisir le dé de Place 2" in dialog, dialog
+        put_state(server, code, arrange(3, roller=A, options={"des": "reels", "scribe": A}))
+        page.wait_for_function("() => window.chouxTable.current.view.awaiting.owner === 0")
+        dialog = " ".join(page.locator(".cdc-dialogs").inner_text().split())
+        assert "Saisir les deux Chouettes" in dialog and "Place" not in dialog, dialog
+        status = page.locator("#status-line").inner_text().strip()
+        assert status == "À vous de saisir les dés !", status
+        # Place 2 is the scribe of Gisèle's dice: her page says so
+        put_state(server, code, arrange(3, roller=A, options={"des": "reels", "scribe": B}))
+        page.wait_for_function("() => window.chouxTable.current.view.awaiting.seat === 1")
+        caption = " ".join(page.locator(".reading.waiting").inner_text().split())
+        assert caption == "Place 2 saisit vos 2 dés…", caption
+        assert page.locator(".dice-entry").count() == 0
         assert not errors, errors

@@ -40,7 +40,8 @@ View keys (`view(seat)`), stable for the web UI:
 - ``passed``: the seats that said « Je passe » in the open fair window.
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
-- ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
+- ``awaiting``: {"seat", "owner", "count"} when dice are awaited: who rolls or types them,
+  whose throw they are (not the typer when a scribe types them), how many.
 - ``waiting``: the seats whose decision moves the game on (who must roll, type, choose, or
   the players a fair window still waits for); empty in a race and at the end. Unlike
   ``actors``, it leaves out the −10 buttons and the shouts out of place.

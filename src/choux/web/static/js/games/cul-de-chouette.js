@@ -128,7 +128,13 @@ function diceTray(view, ctx) {
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who, title: who }), ` ${verb} ${counted(view.awaiting.count, "dé")}…`);
+    // a scribe types someone else's dice: whose
+    const owner = awaitedOwner(view);
+    const count = view.awaiting.count;
+    const what = owner === view.awaiting.seat ? counted(count, "dé")
+      : owner === ctx.seat ? (count > 1 ? `vos ${count} dés` : "votre dé")
+      : `${counted(count, "dé")} ${ofName(names[owner])}`;
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who, title: who }), ` ${verb} ${what}…`);
   } else if (dice.length && view.challenge && view.challenge.throw) {
     caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target], title: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
   } else if (last && !dice.length) {
@@ -287,7 +293,13 @@ export function scorerOf(view) {
   return view.bought_by ?? view.roller;
 }
 
-export function statusText(view, seat) {
+/** Whose throw the awaited dice are: the scribe types everyone's (an older view has no
+ * owner: the typer's own). */
+function awaitedOwner(view) {
+  return view.awaiting.owner ?? view.awaiting.seat;
+}
+
+export function statusText(view, seat, names = []) {
   const mine = (type) => (view.legal || []).some((l) => l.action.type === type);
   if (view.over || !waitingOn(view).includes(seat)) return null;
   const real = view.dice_mode === "reels";
@@ -311,6 +323,9 @@ export function statusText(view, seat) {
   if (["paris_sirotage", "bleu_rouge"].includes(view.step) && !(view.awaiting && view.awaiting.seat === seat)) return "À vous : pariez ou passez";
   if (view.step === "debut" && mine("civet")) return "À vous : misez votre Civet ou lancez !";
   if (view.awaiting && view.awaiting.seat === seat) {
+    const owner = awaitedOwner(view);
+    const dice = view.awaiting.count > 1 ? "les dés" : "le dé";
+    if (real && owner !== seat) return `À vous : saisissez ${dice} ${ofName(names[owner] ?? `Place ${owner + 1}`)} !`;
     if (real) return view.awaiting.count > 1 ? "À vous de saisir les dés !" : "À vous de saisir le dé !";
     return view.awaiting.count > 1 ? "À vous de lancer les dés !" : "À vous de lancer le dé !";
   }
@@ -656,11 +671,11 @@ function decisions(view, legal, ctx) {
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
-    // a scribe types everyone's tie-break dice: whose die this one is
-    const owner = view.tiebreak ? view.tiebreak.pending[0] : null;
+    // a scribe types everyone's dice, tie-break or not: whose die this one is
+    const owner = view.tiebreak ? view.tiebreak.pending[0] : view.awaiting ? awaitedOwner(view) : null;
     const of = owner === null || owner === ctx.seat ? "" : ` ${ofName(names[owner])}`;
     const die = of ? "le dé" : "votre dé";
-    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? `Saisir ${die} d'ouverture${of} (le plus petit commence)` : `Saisir ${die} de départage${of} (le plus petit perd)`) : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
+    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? `Saisir ${die} d'ouverture${of} (le plus petit commence)` : `Saisir ${die} de départage${of} (le plus petit perd)`) : (count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés") + of;
     panel.append(diceEntry(count, ctx, what));
   }
   if (groups.has("acheter")) panel.append(dialog("achat", "Achat de dé", h("p", { class: "dialog-note", text: "Le Cul est à vendre : payez 30 points et jouez la combinaison à la place du lanceur." }), buttons(groups.get("acheter"), ctx, label)));
