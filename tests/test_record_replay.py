@@ -49,3 +49,19 @@ def test_a_record_of_other_rules_is_refused_and_its_film_says_so() -> None:
         replay(record, game)
     shown = film(record, game)
     assert not shown.agrees and len(shown.steps) == len(record.actions) + 1
+
+
+def test_a_replay_starts_with_the_site_s_opening_dice() -> None:
+    """The site's dice roll who starts a Cul de Chouette as it is made: the replay's first
+    step says so, as the table's journal does."""
+    game = games.get("cul-de-chouette")
+    state, record = start(game, 3, 5, {}, names=["Anne", "Bruno", "Chloé"])
+    first = replay_steps(record, game)[0]
+    assert first["label"] == "Début"
+    log = first["log"]
+    assert isinstance(log, list) and log == [e.render(record.names) for e in state.opening_events()]
+    starter = ("Anne", "Bruno", "Chloé")[state.roller]
+    assert log[-1] == f"{starter} a le plus petit dé et commence.", log
+    # with real dice the opening is typed, move by move: nothing before the first
+    _, typed = start(game, 3, 5, {"des": "reels"}, names=["Anne", "Bruno", "Chloé"])
+    assert replay_steps(typed, game)[0]["log"] == []

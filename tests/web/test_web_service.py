@@ -503,3 +503,34 @@ async def test_a_window_s_clocks_keep_their_time_through_the_others_clicks(
         await service.stop()
     finally:
         await store.close()
+
+
+def test_the_site_s_opening_dice_are_in_the_journal(sqlite_url: str) -> None:
+    """With the site's dice, who starts a Cul de Chouette is rolled as the table is made:
+    those dice were in no journal (the state's first events were dropped). They now follow
+    « Tout le monde est là », as any roll's lines do, and a table read back from the store
+    says them again."""
+    with client(sqlite_url, bot_pace=60.0) as c:
+        code = create_table(c, "cul-de-chouette", ["human", "human", "human"], "Alice")
+        table = c.app.state.service.tables[code]
+        assert not any("lance un" in str(entry) for _, entry in table.log)  # not before the start
+        for name in ("Bob", "Chloé"):
+            join(other(c), code, name)
+        lines = [line["text"] for line in c.get(f"/t/{code}/etat.json").json()["log"]]
+        view = table.state.view(None)
+        starter = ("Alice", "Bob", "Chloé")[view["roller"]]
+        start = lines.index("Tout le monde est là : la partie commence !")
+        opening = lines[start + 1 :]
+        assert opening[-1] == f"{starter} a le plus petit dé et commence.", lines
+        for name in ("Alice", "Bob", "Chloé"):
+            assert any(line.startswith(f"{name} lance un ") for line in opening), lines
+        seated = dict(table.log)  # what was logged before any move, at version 0
+        assert set(seated) == {0}
+        assert table.version == 0 and view["step"] == "debut"
+        # a table the creator fills with bots starts at once: its opening dice are logged
+        bots = create_table(c, "cul-de-chouette", ["human", "bot:easy"], "Alice")
+        texts = [str(e) for _, e in c.app.state.service.tables[bots].log]
+        assert sum("lance un" in t for t in texts) >= 2, texts
+    with client(sqlite_url, bot_pace=60.0) as again:  # a restart reads the table back
+        after = [line["text"] for line in again.get(f"/t/{code}/etat.json").json()["log"]]
+        assert after == lines

@@ -516,6 +516,11 @@ class State(ABC):
         until its deadline, not for its length after the last click."""
         return None
 
+    def opening_events(self) -> list[Event]:
+        """What the game's creation did before any move (Cul de Chouette with the site's
+        dice: the opening rolls), for the table's journal when the game starts."""
+        return []
+
     def secrets(self, seat: Seat | None) -> set[str]:
         """String tokens that must never appear in `view(seat)` (cards of others' hands...)."""
         return set()

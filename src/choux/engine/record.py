@@ -220,8 +220,10 @@ def film(record: Record, game: Game, viewer: Seat | None = None) -> Film:
     replay."""
     state = game.new(record.players, record.seed, record.options)
     names = record.player_names()
+    # the first step's log: what the game did as it was made (the site's opening dice)
+    opening: list[JSON] = [e.render(names) for e in state.opening_events()]
     steps: list[dict[str, JSON]] = [
-        {"view": state.view(viewer), "log": [], "seat": None, "label": "Début"}
+        {"view": state.view(viewer), "log": opening, "seat": None, "label": "Début"}
     ]
     for seat, data in record.actions:
         action = game.action_from_json(data)

@@ -192,6 +192,8 @@ class Seating(ServiceBase):
         await self.store.set_status(table.row.id, "live")
         table.row.status = "live"
         table.log.append((table.version, EVERYONE_HERE))
+        # what the game did as it was made (the site's dice rolling who starts)
+        table.log.extend((table.version, event) for event in table.state.opening_events())
         self._cancel(table, "expire")
         self._after_change(table)
         for other in table.seats:

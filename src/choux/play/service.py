@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from choux import games
-from choux.engine.base import JSON, ChouxError, InvalidOptions
+from choux.engine.base import JSON, ChouxError, Event, InvalidOptions, State
 from choux.engine.fairness import new_seed
 from choux.engine.record import robot_name
 from choux.play.accounts import Accounts, pseudo_key
@@ -69,14 +69,20 @@ def seated_line(name: str, seat: int) -> str:
     return f"{name} s'installe à la place {seat + 1}."
 
 
-def opening_lines(row: TableRow, title: str) -> list[str]:
+def opening_lines(row: TableRow, title: str, state: State) -> list[Event | str]:
     """The log's lines before the first move: the table opened, then who sat down after
-    its host and the start (a table read back from the store says them again, who sat in
-    the order of seats)."""
+    its host and the start, then what the game did as it was made (the site's dice rolling
+    who starts) (a table read back from the store says them again, who sat in the order of
+    seats)."""
     seated = [s for s in row.seats if s.kind == "human" and s.name and not s.host]
-    lines = [f"Table ouverte : {title}.", *(seated_line(s.name or "", s.seat) for s in seated)]
+    lines: list[Event | str] = [
+        f"Table ouverte : {title}.",
+        *(seated_line(s.name or "", s.seat) for s in seated),
+    ]
     started = row.status == "live" or bool(row.actions)  # not an open table that expired
-    return [*lines, EVERYONE_HERE] if seated and started else lines
+    if not started:
+        return lines
+    return [*lines, *([EVERYONE_HERE] if seated else []), *state.opening_events()]
 
 
 def new_code() -> str:
@@ -140,7 +146,7 @@ class TableService(
         state = game.new(row.players, row.seed, row.options)
         table = LiveTable(row=row, game=game, state=state)
         self._make_bots(table)
-        table.log.extend((0, line) for line in opening_lines(row, game.title))
+        table.log.extend((0, line) for line in opening_lines(row, game.title, state))
         for index, (seat, data, client_id) in enumerate(row.actions, start=1):
             action = game.action_from_json(data)
             for event in state.apply(seat, action):
@@ -338,7 +344,7 @@ class TableService(
         self._make_bots(table)
         self.tables[row.code] = table
         self.chat_rooms[row.code] = ChatRoom()  # a new table's chat is empty: nothing to read
-        table.log.extend((0, line) for line in opening_lines(row, game.title))
+        table.log.extend((0, line) for line in opening_lines(row, game.title, table.state))
         if status == "live":
             self._after_change(table)
         else:

@@ -21,6 +21,8 @@ from choux.games.cul_de_chouette.actions import (
 )
 from choux.games.cul_de_chouette.bots import (
     BOTS,
+    LEVELS,
+    ChouetteBot,
     bleu_rouge_value,
     cul_value,
     probability,
@@ -56,6 +58,34 @@ def test_bots_shout_at_a_person_s_pace_hard_ones_first() -> None:
     assert 0.85 <= hard_mean <= 1.15 and 1.9 <= easy_mean <= 2.5
     assert min(m.delay for m in h if m) >= 0.7
     assert max(m.delay for m in e if m) < C.WINDOW_SECONDS["chouette_velute"]
+
+
+class Lowest(random.Random):
+    """A draw always at the bottom of its range: a bot's quickest possible delay."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def test_the_random_bot_shouts_slower_than_the_slowest_level_can() -> None:
+    """« Au hasard » reacts like a slow, distracted person: it shouted at once (held back by
+    the table's pace alone) and won the races. Each of its shouts now comes no sooner than
+    the quickest shout of the slowest level, within the race's 4 s, the same for the same
+    seed."""
+    slowest_quickest = max(
+        ChouetteBot(Lowest(), level).delay(level.reaction) for level in LEVELS.values()
+    )
+    delays = []
+    for seed in range(200):
+        move = BOTS["random"](random.Random(seed)).choose(chouette_velute(), 1)
+        assert move is not None and isinstance(move.action, Shout), move
+        delays.append(move.delay)
+    assert min(delays) >= slowest_quickest + 0.4, (min(delays), slowest_quickest)
+    assert max(delays) < C.WINDOW_SECONDS["chouette_velute"]
+    easy = [BOTS["easy"](random.Random(s)).choose(chouette_velute(), 1) for s in range(200)]
+    assert sum(delays) / 200 > sum(m.delay for m in easy if m) / 200 + 0.4
+    again = [BOTS["random"](random.Random(s)).choose(chouette_velute(), 1) for s in range(200)]
+    assert [m.delay for m in again if m] == delays
 
 
 def test_easy_bots_sometimes_shout_the_wrong_cry_and_hard_ones_never() -> None:

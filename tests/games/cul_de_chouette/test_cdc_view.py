@@ -51,8 +51,21 @@ def test_view_shows_dice_sheets_turn_windows_and_legal_actions() -> None:
             for cry in (*C.RACE_CRIES, C.CRI_GRELOTTINE, C.CRI_PASSE_GRELOT, C.CRI_BOUCLIETTE)
         ),  # the shout buttons, out of place here (each a Bévue)
     ]
-    assert view["awaiting"] == {"seat": 0, "count": 1}
+    assert view["awaiting"] == {"seat": 0, "owner": 0, "count": 1}
     assert state.view(None)["legal"] == []
+
+
+def test_a_scribe_s_view_names_whose_dice_she_types() -> None:
+    """With real dice and a scribe, the awaited dice are typed by the scribe: the view says
+    so (``seat``) and whose throw they are (``owner``), for every seat and the spectator."""
+    state = arrange(3, roller=1, options={"des": "reels", "scribe": 0})
+    for seat in (None, 0, 1, 2):
+        assert state.view(seat)["awaiting"] == {"seat": 0, "owner": 1, "count": 2}
+    dice(state, 2, 5)  # the Cul is for sale: its die still belongs to the roller
+    assert state.view(0)["awaiting"] == {"seat": 0, "owner": 1, "count": 1}
+    # without a scribe each roller types their own
+    own = arrange(3, roller=2, options={"des": "reels"})
+    assert own.view(0)["awaiting"] == {"seat": 2, "owner": 2, "count": 2}
 
 
 def test_events_carry_french_texts_with_player_placeholders() -> None:

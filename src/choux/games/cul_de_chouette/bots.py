@@ -352,17 +352,27 @@ class ChouetteBot:
         return int(sheets[seat]["score"])
 
 
+#: the « au hasard » robot shouts like a slow, distracted person: a delay drawn uniformly in
+#: this range (seconds), never quicker than the easy level's quickest shout (2.2 × 0.7 =
+#: 1.54 s) and within the 4 s of a Pélican's or a Chouette Velute's race. Until 2026-12-06 it
+#: shouted at once, held back by `CHOUX_BOT_PACE` alone, and won the races against people.
+RANDOM_REACTION = (2.0, 3.8)
+
+
 class TableRandomBot(RandomBot):
     """The baseline at a real table: any of its own decisions at random (the dice, bets,
     purchases, a race's cries, right or wrong), but never the table's police: no −10 on
     another player and no shout out of place, which a uniform choice would press at every
-    turn, fining the people at the table for nothing."""
+    turn, fining the people at the table for nothing. Its shouts come late (`RANDOM_REACTION`)."""
 
     def choose(self, state: State, seat: Seat) -> BotMove | None:
         actions = [a for a in state.legal_actions(seat) if not self.polices(state, seat, a)]
         if not actions:
             return None
-        return BotMove(self.pick(state, seat, actions))
+        action = self.pick(state, seat, actions)
+        if isinstance(action, Shout):
+            return BotMove(action, round(self.rng.uniform(*RANDOM_REACTION), 3))
+        return BotMove(action)
 
     @staticmethod
     def polices(state: State, seat: Seat, action: Action) -> bool:

@@ -40,7 +40,8 @@ View keys (`view(seat)`), stable for the web UI:
 - ``passed``: the seats that said « Je passe » in the open fair window.
 - ``windows``: the open windows, each {"kind", "label", "seconds"} (seconds = how long the
   clock keeps it open from now; empty list when the game waits for one player).
-- ``awaiting``: {"seat", "count"} when dice are awaited (who rolls or types, how many).
+- ``awaiting``: {"seat", "owner", "count"} when dice are awaited: who rolls or types them,
+  whose throw they are (not the typer when a scribe types them), how many.
 - ``waiting``: the seats whose decision moves the game on (who must roll, type, choose, or
   the players a fair window still waits for); empty in a race and at the end. Unlike
   ``actors``, it leaves out the −10 buttons and the shouts out of place.
@@ -186,9 +187,15 @@ class CulDeChouetteState(State):
         self._pending: tuple[int, ...] | None = None
         #: per step, the action kinds worth asking about at this table (its options)
         self.kinds = {step: self._relevant(spec.kinds) for step, spec in SPECS.items()}
+        #: what the creation did: the site's dice rolled who starts (`opening_events`)
+        self._opening: tuple[Event, ...] = ()
         if not self.real:
             rotation.auto_tiebreak(self)
-            self._events = []
+            self._opening, self._events = tuple(self._events), []
+
+    def opening_events(self) -> list[Event]:
+        """The site's opening dice, rolled at the creation, and who starts."""
+        return list(self._opening)
 
     def _relevant(self, kinds: tuple[type[Action], ...]) -> tuple[type[Action], ...]:
         """Leave out the kinds this table's options rule out (typed dice at a table with the
@@ -479,6 +486,7 @@ class CulDeChouetteState(State):
         twin.erred = list(self.erred)
         # what is derived from the rest
         twin._events, twin._cache, twin._actors, twin._pending = [], {}, None, None
+        twin._opening = self._opening
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> CulDeChouetteState:

@@ -78,7 +78,10 @@ def board_view(st: CdcTable) -> dict[str, JSON]:
         "windows": []
         if deadline is None
         else [{"kind": str(st.step), "label": label, "seconds": deadline.seconds}],
-        "awaiting": None if duty is None else {"seat": typer(st, duty[0]), "count": duty[1]},
+        # who types or throws the dice, and whose throw they are (a scribe types everyone's)
+        "awaiting": None
+        if duty is None
+        else {"seat": typer(st, duty[0]), "owner": duty[0], "count": duty[1]},
         "waiting": list(waiting_on(st)),
         "race": None
         if race is None

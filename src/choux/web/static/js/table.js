@@ -250,17 +250,17 @@ function statusLine() {
   else if (current.status === "over") text = (renderer.overText && renderer.overText(view)) || "Partie terminée.";
   else if (myTurn) {
     // a game may say what is asked (« À vous de voter ! ») rather than « de jouer »
-    text = (renderer.statusText && renderer.statusText(view, mySeat))
+    text = (renderer.statusText && renderer.statusText(view, mySeat, names()))
       || (mySeat === view.arbiter ? "À vous d'arbitrer !" : "À vous de jouer !");
   }
   else if (waiting.length) {
     const who = joinNames(waiting.map((s) => names()[s]));
     text = (renderer.waitingText && renderer.waitingText(view, who)) || `À ${who} de jouer.`;
     // what this seat may do meanwhile (« Vous pouvez coincher ! ») after whom it waits for
-    const meanwhile = mySeat !== null && acting.includes(mySeat) && renderer.statusText && renderer.statusText(view, mySeat);
+    const meanwhile = mySeat !== null && acting.includes(mySeat) && renderer.statusText && renderer.statusText(view, mySeat, names());
     if (meanwhile) text = `${text} ${meanwhile}`;
   }
-  else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat) || "";
+  else if (mySeat !== null && acting.includes(mySeat) && renderer.statusText) text = renderer.statusText(view, mySeat, names()) || "";
   else text = (renderer.phaseText && renderer.phaseText(view, mySeat)) || "";
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = french(text);

@@ -121,16 +121,22 @@ function diceTray(view, ctx) {
     const pending = view.step === "siroter" || view.step === "paris_sirotage";
     const pts = roll.points && !past && !pending ? ` : +${roll.points}` : "";
     return h("p", { class: `reading${past ? " past" : ""}` }, past ? h("span", { class: "past-label", text: "Dernier lancer : " }) : null,
-      h("span", { class: "who", text: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
+      h("span", { class: "who", text: who, title: who }), ` ${article(roll.name)}`, h("strong", { text: roll.name }), pts);
   };
   if (last && lastShown) {
     caption = rollCaption(view.reading && !faded ? { ...last, name: view.reading.name, points: view.reading.points } : last, faded);
   } else if (view.awaiting) {
     const who = view.awaiting.seat === ctx.seat ? "Vous" : names[view.awaiting.seat];
     const verb = view.dice_mode === "reels" ? (view.awaiting.seat === ctx.seat ? "saisissez" : "saisit") : (view.awaiting.seat === ctx.seat ? "lancez" : "lance");
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who }), ` ${verb} ${counted(view.awaiting.count, "dé")}…`);
+    // a scribe types someone else's dice: whose
+    const owner = awaitedOwner(view);
+    const count = view.awaiting.count;
+    const what = owner === view.awaiting.seat ? counted(count, "dé")
+      : owner === ctx.seat ? (count > 1 ? `vos ${count} dés` : "votre dé")
+      : `${counted(count, "dé")} ${ofName(names[owner])}`;
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: who, title: who }), ` ${verb} ${what}…`);
   } else if (dice.length && view.challenge && view.challenge.throw) {
-    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
+    caption = h("p", { class: "reading waiting" }, h("span", { class: "who", text: names[view.challenge.target], title: names[view.challenge.target] }), ` : jet ${view.challenge.throw} du défi`);
   } else if (last && !dice.length) {
     caption = rollCaption(last, true);
   }
@@ -249,7 +255,7 @@ function sheet(view, s, ctx, bevueBy) {
   else if (!view.over && view.awaiting && view.awaiting.seat === s.seat) tag = h("span", { class: "sheet-tag soft", text: view.dice_mode === "reels" ? "saisit" : "lance" });
   return h("li", { class: classes.join(" "), dataset: { seat: s.seat } },
     h("div", { class: "sheet-top" },
-      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : "") },
+      h("span", { class: "sheet-name", text: names[s.seat] + (s.seat === ctx.seat ? " (vous)" : ""), title: names[s.seat] },
         s.partner !== null && s.partner !== undefined ? h("span", { class: "sheet-partner", text: ` · équipe avec ${names[s.partner]}` }) : null),
       h("span", { class: "sheet-score", text: String(s.score) })),
     h("div", { class: "score-track", title: `${s.score} / ${view.target}` }, bar),
@@ -287,7 +293,13 @@ export function scorerOf(view) {
   return view.bought_by ?? view.roller;
 }
 
-export function statusText(view, seat) {
+/** Whose throw the awaited dice are: the scribe types everyone's (an older view has no
+ * owner: the typer's own). */
+function awaitedOwner(view) {
+  return view.awaiting.owner ?? view.awaiting.seat;
+}
+
+export function statusText(view, seat, names = []) {
   const mine = (type) => (view.legal || []).some((l) => l.action.type === type);
   if (view.over || !waitingOn(view).includes(seat)) return null;
   const real = view.dice_mode === "reels";
@@ -311,6 +323,9 @@ export function statusText(view, seat) {
   if (["paris_sirotage", "bleu_rouge"].includes(view.step) && !(view.awaiting && view.awaiting.seat === seat)) return "À vous : pariez ou passez";
   if (view.step === "debut" && mine("civet")) return "À vous : misez votre Civet ou lancez !";
   if (view.awaiting && view.awaiting.seat === seat) {
+    const owner = awaitedOwner(view);
+    const dice = view.awaiting.count > 1 ? "les dés" : "le dé";
+    if (real && owner !== seat) return `À vous : saisissez ${dice} ${ofName(names[owner] ?? `Place ${owner + 1}`)} !`;
     if (real) return view.awaiting.count > 1 ? "À vous de saisir les dés !" : "À vous de saisir le dé !";
     return view.awaiting.count > 1 ? "À vous de lancer les dés !" : "À vous de lancer le dé !";
   }
@@ -494,12 +509,13 @@ function buttons(items, ctx, label, cls = "") {
   return h("div", { class: `choice-row ${cls}` }, items.map((item) => pressButton({ class: "button choice", dataset: { action: JSON.stringify(item.action) } }, () => ctx.act(item.action), label(item))));
 }
 
-function stakeForm(name, title, entries, ctx, build, note) {
-  // entries: [{combination, max}] ; build(combination, stake) -> action
+function stakeForm(name, title, entries, ctx, build, note, start = "max") {
+  // entries: [{combination, min, max}] ; build(combination, stake) -> action ; start: the
+  // stake shown before anything is typed, the entry's "min" or "max"
   const key = draftKey(name, ctx);
   const saved = typed.get(key);
   const select = h("select", { name: "combination", "aria-label": "Combinaison", dataset: { draft: key, index: 0 } }, entries.map((e) => h("option", { value: e.combination, text: `${e.combination} (max ${e.max})` })));
-  const input = h("input", { type: "number", name: "stake", min: "1", inputmode: "numeric", "aria-label": "Mise", value: String(entries[0].max), dataset: { draft: key, index: 1 } });
+  const input = h("input", { type: "number", name: "stake", min: String(entries[0].min), inputmode: "numeric", "aria-label": "Mise", value: String(entries[0][start]), dataset: { draft: key, index: 1 } });
   if (saved && entries.some((e) => e.combination === saved.combination)) { select.value = saved.combination; input.value = saved.stake; }
   const keep = () => typed.set(key, { combination: select.value, stake: input.value });
   select.addEventListener("change", keep);
@@ -508,9 +524,12 @@ function stakeForm(name, title, entries, ctx, build, note) {
   const max = h("span", { class: "max-note" });
   const sync = () => {
     const entry = entries.find((e) => e.combination === select.value) || entries[0];
+    input.min = String(entry.min);
     input.max = String(entry.max);
     max.textContent = french(`maximum : ${pointsText(entry.max)}`);
-    if (Number(input.value) > entry.max || !input.value) input.value = String(entry.max);
+    if (!input.value) input.value = String(entry[start]);
+    else if (Number(input.value) > entry.max) input.value = String(entry.max);
+    else if (Number(input.value) < entry.min) input.value = String(entry.min);
   };
   select.addEventListener("change", sync);
   sync();
@@ -523,10 +542,15 @@ function stakeForm(name, title, entries, ctx, build, note) {
   return dialog(name, title, note ? h("p", { class: "dialog-note", text: note }) : null, form);
 }
 
-function maxima(items) {
-  const top = new Map();
-  for (const { action } of items) top.set(action.combination, Math.max(top.get(action.combination) || 0, action.stake));
-  return [...top].map(([combination, max]) => ({ combination, max }));
+/** Each combination of the legal stakes, with its smallest and largest stake. */
+function stakeBounds(items) {
+  const bounds = new Map();
+  for (const { action } of items) {
+    const b = bounds.get(action.combination);
+    if (!b) bounds.set(action.combination, { combination: action.combination, min: action.stake, max: action.stake });
+    else { b.min = Math.min(b.min, action.stake); b.max = Math.max(b.max, action.stake); }
+  }
+  return [...bounds.values()];
 }
 
 function diceEntry(count, ctx, title) {
@@ -647,11 +671,11 @@ function decisions(view, legal, ctx) {
   if (groups.has("lancer")) panel.append(pressButton({ class: "button primary big roll-button", dataset: { action: "lancer" } }, () => ctx.act({ type: "lancer" }), "Lancer les dés"));
   if (groups.has("des")) {
     const count = groups.get("des")[0].action.dice.length;
-    // a scribe types everyone's tie-break dice: whose die this one is
-    const owner = view.tiebreak ? view.tiebreak.pending[0] : null;
+    // a scribe types everyone's dice, tie-break or not: whose die this one is
+    const owner = view.tiebreak ? view.tiebreak.pending[0] : view.awaiting ? awaitedOwner(view) : null;
     const of = owner === null || owner === ctx.seat ? "" : ` ${ofName(names[owner])}`;
     const die = of ? "le dé" : "votre dé";
-    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? `Saisir ${die} d'ouverture${of} (le plus petit commence)` : `Saisir ${die} de départage${of} (le plus petit perd)`) : count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés";
+    const what = view.tiebreak ? (view.tiebreak.purpose === "ouverture" ? `Saisir ${die} d'ouverture${of} (le plus petit commence)` : `Saisir ${die} de départage${of} (le plus petit perd)`) : (count === 2 ? "Saisir les deux Chouettes" : count === 1 ? "Saisir le dé" : "Saisir les trois dés") + of;
     panel.append(diceEntry(count, ctx, what));
   }
   if (groups.has("acheter")) panel.append(dialog("achat", "Achat de dé", h("p", { class: "dialog-note", text: "Le Cul est à vendre : payez 30 points et jouez la combinaison à la place du lanceur." }), buttons(groups.get("acheter"), ctx, label)));
@@ -659,16 +683,18 @@ function decisions(view, legal, ctx) {
   if (groups.has("parier_face")) panel.append(dialog("paris", "Pari sur le Sirotage (5 points, gain 25)", buttons(groups.get("parier_face"), ctx, (i) => `${BIRDS[i.action.face]} · ${i.action.face}`, "faces")));
   if (groups.has("souffler")) panel.append(dialog("soufflette", "Soufflette : qui défiez-vous ?", buttons(groups.get("souffler"), ctx, (i) => names[i.action.target])));
   if (groups.has("grelottine")) {
-    const entries = maxima(groups.get("grelottine"));
+    const entries = stakeBounds(groups.get("grelottine"));
     const target = names[scorerOf(view)]; // the buyer of the Cul plays its Néant, not the roller
     panel.append(stakeForm("grelottine", `« Grelottine ! » contre ${target}`, entries, ctx,
       (combination, stake) => ({ type: "grelottine", combination, stake }),
       "Imposez une combinaison et une mise : le maximum dépend du plus petit des deux scores."));
   }
   if (groups.has("civet")) {
-    panel.append(stakeForm("civet", "Miser votre Civet", maxima(groups.get("civet")), ctx,
+    // the Civet starts at the smallest stake: an even-money bet on a combination the dice
+    // make less often than not, which one tap on « Valider » must not stake whole (102)
+    panel.append(stakeForm("civet", "Miser votre Civet", stakeBounds(groups.get("civet")), ctx,
       (combination, stake) => ({ type: "civet", combination, stake }),
-      "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser)."));
+      "Avant vos dés : misez sur la combinaison que vous allez faire (ou lancez sans miser).", "min"));
   }
   if (groups.has("passe_grelot")) panel.append(dialog("passe", "« Passe-Grelot ! » à qui ?", buttons(groups.get("passe_grelot"), ctx, (i) => names[i.action.target])));
   if (groups.has("parier_defi")) panel.append(dialog("pari-defi", "Pari sur le défi (5 points, gain 25)", buttons(groups.get("parier_defi"), ctx, (i) => challengeBet(view, i, names))));
