@@ -6,7 +6,7 @@ next action, whose version check fails and triggers the same catch-up, or the pe
 resync). A message about an action carries it (already committed), so a process exactly one
 version behind applies it without reading the store.
 
-Besides messages, Redis holds two kinds of short-lived keys:
+Besides messages, Redis holds three kinds of short-lived keys:
 
 - claims (`choux:claim:<code>:<version>:<what>`, value: the process id, with a TTL): the one
   process that takes it computes a bot's move or applies a clock's action for that version,
@@ -14,7 +14,9 @@ Besides messages, Redis holds two kinds of short-lived keys:
 - presence (`choux:here:<code>`, a sorted set of `<seat>:<process id>` scored by expiry in
   Redis' own clock): which seats have a socket open on which process, refreshed by each
   process's resync and updated soon after a seat's first socket opens or last one closes
-  (the changes of a moment go in one script call and one message naming their tables).
+  (the changes of a moment go in one script call and one message naming their tables);
+- processes (`choux:process:<process id>`, with a TTL): each process alive on this Redis,
+  read by `peers.py` to find a process of the same database on another Redis.
 
 The listener counts its subscriptions (`epoch`): a table read from the store under the
 current one, while the listener stays subscribed, has missed no message since, unless a
@@ -38,6 +40,7 @@ log = logging.getLogger("choux.pubsub")
 CHANNEL = "choux:tables"
 PRESENCE = "choux:here"
 CLAIM = "choux:claim"
+PROCESS = "choux:process"
 #: (table code, the action just stored or None): see TableService._on_remote_change
 Handler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 #: codes of the tables whose presence changed on another process
@@ -84,6 +87,10 @@ return 0
 
 def presence_key(code: str) -> str:
     return f"{PRESENCE}:{code}"
+
+
+def process_key(origin: str) -> str:
+    return f"{PROCESS}:{origin}"
 
 
 def claim_key(code: str, version: int, what: str) -> str:
@@ -141,6 +148,12 @@ class PubSub(Protocol):
     async def extend(self, key: str, ttl: float) -> None:
         """Keep a claim taken by this process for `ttl` more seconds."""
 
+    async def announce(self, ttl: float) -> bool:
+        """Say in Redis, for `ttl` seconds, that this process is alive (`peers.py`)."""
+
+    async def announced(self, origins: list[str]) -> set[str] | None:
+        """Which of these processes this Redis knows alive; None: cannot tell."""
+
 
 def make_pubsub(redis_url: str | None) -> PubSub:
     """Redis between several processes when a URL is set, else the one-process messenger."""
@@ -195,6 +208,12 @@ class LocalPubSub:
         return True, 0.0
 
     async def extend(self, key: str, ttl: float) -> None:
+        return None
+
+    async def announce(self, ttl: float) -> bool:
+        return False
+
+    async def announced(self, origins: list[str]) -> set[str] | None:
         return None
 
 
@@ -467,6 +486,29 @@ class RedisPubSub:
                 )
         except Exception as error:
             log.warning("could not extend claim %s: %s", key, error)
+
+    async def announce(self, ttl: float) -> bool:
+        """`choux:process:<origin>` for `ttl` seconds; False if Redis did not take it."""
+        if self.client is None:
+            return False
+        try:
+            async with asyncio.timeout(REDIS_PATIENCE):
+                await self.client.set(process_key(self.origin), b"1", px=max(1, int(ttl * 1000)))
+        except Exception as error:
+            log.warning("could not announce this process: %s", error)
+            return False
+        return True
+
+    async def announced(self, origins: list[str]) -> set[str] | None:
+        if self.client is None:
+            return None
+        try:
+            async with asyncio.timeout(REDIS_PATIENCE):
+                found = await self.client.mget([process_key(o) for o in origins])
+        except Exception as error:
+            log.warning("could not read the processes announced: %s", error)
+            return None
+        return {o for o, value in zip(origins, found, strict=True) if value is not None}
 
     async def stop(self) -> None:
         if self._sender is not None:

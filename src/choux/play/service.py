@@ -19,6 +19,7 @@ reconnect before bots move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -35,6 +36,7 @@ from choux.play.chat import Chat, ChatRoom
 from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
 from choux.play.names import BadName, bot_name, clean_name
+from choux.play.peers import Peers
 from choux.play.presence import Presence
 from choux.play.scheduler import Scheduler, preferred_level
 from choux.play.seating import EVERYONE_HERE, Seating
@@ -96,6 +98,8 @@ class TableService(
         super().__init__(settings, store)
         #: live tables left by the previous run, not rebuilt yet (rebuilt on first access)
         self.restored: set[str] = set()
+        #: several processes: who else writes into the store, and on which Redis
+        self.peers: Peers | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -121,6 +125,9 @@ class TableService(
                 self._arm_fill(table)
         if self.settings.redis_url and self.settings.resync_seconds > 0:
             self._background(self._resync_loop())
+        if self.settings.redis_url:
+            self.peers = Peers(self.store, self.pubsub)
+            self._background(self.peers.run())
         self.start_deadlines()
 
     async def stop(self) -> None:
@@ -129,6 +136,9 @@ class TableService(
         back, and an engine disposed under it leaves it waiting forever (the process then
         hangs at exit)."""
         self._closing = True
+        if self.peers is not None:
+            with contextlib.suppress(Exception):  # the store away: the row ages out
+                await self.peers.leave()
         await self.stop_deadlines()
         tasks = cancel_running(self.background)
         await self.pubsub.stop()
