@@ -17,6 +17,7 @@ from webhelpers import client, create_table, play_to_end
 
 from choux.engine import record as record_module
 from choux.web import pages
+from choux.web.replays import compact_json, compact_steps, expand_steps
 
 EVIL = "</script><b>Zoé</b>"
 
@@ -56,7 +57,7 @@ def test_a_replay_is_built_once_off_the_event_loop(
         assert raw is not None and "</script" not in raw.group(1).lower()
         data = json.loads(raw.group(1))
         assert data["names"][0] == EVIL and len(data["steps"]) > 30
-        seat_steps = steps[0].json()["steps"]
+        seat_steps = expand_steps(steps[0].json()["steps"])
         assert len(seat_steps) == len(data["steps"])
         assert all(step["view"]["legal"] == [] for step in seat_steps)
         assert steps[0].text == steps[1].text
@@ -78,3 +79,41 @@ def test_replays_have_a_rate_limit_per_address(sqlite_url: str) -> None:
         refused = c.get(f"/parties/{record_id}")
         assert refused.status_code == 429 and "Trop de" in refused.text
         assert c.get("/").status_code == 200  # the rest of the site is not limited
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("chouine", 2), ("chouineurs", 4), ("cul-de-chouette", 3), ("parlote", 4)],
+)
+def test_a_replay_sends_each_view_once_and_its_changes_after(name: str, players: int) -> None:
+    """The page and `etapes.json` send a step's changed keys only; expanded as the page
+    does, every step's view is the engine's, for a spectator and for a seat."""
+    import copy
+    import random
+
+    from choux import games
+    from choux.engine.record import film, start
+
+    game = games.get(name)
+    state, record = start(game, players, 11, names=[f"P{i}" for i in range(players)])
+    rng = random.Random(5)
+    for _ in range(400):
+        actors, deadline = state.actors(), state.deadline()
+        if actors:
+            seat = rng.choice(actors)
+            action = rng.choice(state.legal_actions(seat))
+        elif deadline is not None:
+            seat, action = deadline.seat, deadline.action
+        else:
+            break
+        state.apply(seat, action)
+        record.append(seat, action)
+    assert len(record.actions) > 40
+    for viewer in (None, 0):
+        steps = film(record, game, viewer).steps
+        whole = compact_json(steps)
+        sent = compact_json(compact_steps(copy.deepcopy(steps)))
+        assert expand_steps(json.loads(sent)) == json.loads(whole)
+        assert len(sent) < len(whole)
+        if name == "parlote":  # its large, rarely changing parts were most of each step
+            assert len(sent) * 3 < len(whole)

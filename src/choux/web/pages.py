@@ -35,7 +35,7 @@ from choux.web.forms import form_of, session_of
 from choux.web.lessons import LESSONS, lesson_of
 from choux.web.players import lobby_context
 from choux.web.ratelimits import client_key
-from choux.web.replays import Replays, compact_json
+from choux.web.replays import Replays, compact_json, compact_steps
 from choux.web.session import Session
 from choux.web.templating import render, render_error
 
@@ -462,7 +462,7 @@ async def replay_steps_json(request: Request, record_id: int, place: int) -> Res
         steps = replay_steps(record, games.get(record.game), place)
         for step in steps:
             step["view"]["legal"] = []
-        text = compact_json({"steps": steps})
+        text = compact_json({"steps": compact_steps(steps)})
         return text, len(text)
 
     try:
@@ -491,7 +491,7 @@ async def replay_page(request: Request, record_id: int) -> Response:
     def build() -> tuple[tuple[bool, Markup], int]:
         shown = film(record, game)
         data = {
-            "steps": shown.steps,
+            "steps": compact_steps(shown.steps),
             "names": names,
             "bots": record.bots,
             "result": record.result,

@@ -15,12 +15,62 @@ import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 #: bytes of JSON kept in all (the largest replays are built again when asked for)
 BUDGET = 48 * 1024 * 1024
 
 T = TypeVar("T")
+
+
+def compact_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The steps as a page gets them: the first with its whole view, each next one with
+    only the view's keys that changed (`changes`) and those gone (`gone`). A long game's
+    views repeat most of themselves from move to move (La parlote's recap, results and
+    colours: about 20 KB a step), so its replay was tens of megabytes for a phone.
+
+    >>> steps = [{"view": {"a": 1, "b": [2]}, "log": []}, {"view": {"a": 1, "b": [3]}, "log": ["x"]},
+    ...          {"view": {"a": 1}, "log": []}]
+    >>> compact_steps(steps)[1:]
+    [{'log': ['x'], 'changes': {'b': [3]}}, {'log': [], 'changes': {}, 'gone': ['b']}]
+    >>> expand_steps(compact_steps(steps)) == steps
+    True
+    """
+    compact: list[dict[str, Any]] = []
+    previous: dict[str, Any] | None = None
+    for step in steps:
+        view = step["view"]
+        if previous is None:
+            compact.append(step)
+        else:
+            short = {k: v for k, v in step.items() if k != "view"}
+            short["changes"] = {k: v for k, v in view.items() if previous.get(k, _NONE) != v}
+            gone = [k for k in previous if k not in view]
+            if gone:
+                short["gone"] = gone
+            compact.append(short)
+        previous = view
+    return compact
+
+
+def expand_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`compact_steps` undone (what `static/js/replay.js` does on the page)."""
+    whole: list[dict[str, Any]] = []
+    view: dict[str, Any] = {}
+    for step in steps:
+        if "view" in step:
+            view = step["view"]
+            whole.append(step)
+            continue
+        view = {**view, **step["changes"]}
+        for key in step.get("gone", []):
+            del view[key]
+        rest = {k: v for k, v in step.items() if k not in ("changes", "gone")}
+        whole.append({"view": view, **rest})
+    return whole
+
+
+_NONE = object()
 
 
 def compact_json(value: object, **options: object) -> str:

@@ -4,6 +4,22 @@ import * as generic from "./games/generic.js";
 
 const root = document.getElementById("table");
 const data = JSON.parse(document.getElementById("replay-data").textContent);
+data.steps = expand(data.steps);
+
+// The server sends the first step's whole view, then each step's changed keys only
+// (`web/replays.py: compact_steps`): a view is the previous one with those keys replaced.
+function expand(steps) {
+  let view = {};
+  return steps.map((step) => {
+    if (step.view) {
+      view = step.view;
+      return step;
+    }
+    view = Object.assign({}, view, step.changes);
+    for (const key of step.gone || []) delete view[key];
+    return { view, log: step.log, seat: step.seat, label: step.label };
+  });
+}
 let renderer = generic;
 try {
   renderer = await import(root.dataset.renderer);
@@ -58,7 +74,7 @@ viewpoint.addEventListener("change", async (event) => {
     if (!cache.has(value)) {
       const response = await fetch(`/parties/${root.dataset.record}/etapes.json?place=${value}`);
       if (!response.ok) return;
-      cache.set(value, (await response.json()).steps);
+      cache.set(value, expand((await response.json()).steps));
     }
     data.steps = cache.get(value);
   }
