@@ -143,3 +143,29 @@ def test_postgresql_serves_one_process_without_redis_or_several_with_it() -> Non
                 assert hold_database(url) is None and hold_database(other_schema) is None
             finally:
                 release_database()
+
+
+@pytest.mark.postgres
+def test_every_process_shows_the_absent_countdown_and_only_for_the_absent(course: str) -> None:
+    """Bob plays through process B, Alice through A. While Bob's page is open, A's pages
+    must not count him down (A's own grace clock for him runs, since the game started
+    there); once he leaves, A's pages count down to his bot too (they said nothing)."""
+    with (
+        postgres_or_skip() as db,
+        redis_on(free_port()) as redis_url,
+        client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=30) as a,
+        client(db, redis_url=redis_url, resync_seconds=0.1, grace_seconds=30) as b,
+    ):
+        code = create_table(b, course, ["human", "human"], "Bob")
+        with b.websocket_connect(f"/t/{code}/ws"):
+            assert join(a, code, "Alice").status_code == 303  # the game starts on A
+            table_a = a.app.state.service.tables[code]
+            wait_for(lambda: table_a.status == "live" and 0 in table_a.remote, timeout=5)
+            time.sleep(0.5)
+            assert 0 in table_a.bot_at  # A's clock for Bob runs...
+            assert "0" not in table_a.bot_in()  # ...but his page is open on B: not absent
+        # Bob's last socket closed on B: A hears it and its pages count down too
+        wait_for(lambda: 0 not in table_a.remote, timeout=5)
+        wait_for(lambda: "0" in table_a.bot_in(), timeout=5)
+        assert 20 < table_a.bot_in()["0"] <= 30
+        assert "0" in b.app.state.service.tables[code].bot_in()

@@ -232,7 +232,10 @@ class Sync(ServiceBase):
         for table in tables:
             remote = seen.get(table.code, set())
             if remote != table.remote:
-                table.remote = remote
+                gone, table.remote = table.remote - remote, remote
+                for seat in gone:  # absent everywhere now: this process's pages count down too
+                    if not table.connections.get(seat) and f"grace{seat}" not in table.tasks:
+                        self._arm_grace(table, seat)
                 table.meta += 1
                 table.wake_all()
 

@@ -244,7 +244,11 @@ class LiveTable:
         return {
             str(seat): max(0.0, round(when - now, 1))
             for seat, when in self.bot_at.items()
-            if self.seats[seat].kind == "human" and self.status == "live"
+            # a seat with a page open on another process is not absent, whatever this
+            # process's own grace clock says
+            if self.seats[seat].kind == "human"
+            and self.status == "live"
+            and seat not in self.remote
         }
 
     def fill_in(self) -> float | None:
