@@ -469,6 +469,29 @@ def test_an_accounts_pseudonym_is_refused_to_anyone_else_at_a_table(sqlite_url: 
         assert [s.name for s in table.seats] == ["Germaine", "Germain"]
 
 
+def test_a_name_in_cyrillic_or_greek_look_alikes_of_an_account_is_refused(
+    sqlite_url: str,
+) -> None:
+    """« Сосо », all in Cyrillic, reads « Coco »: mixing alphabets was refused, one
+    whole alphabet of look-alikes was not. Refused as an account and at a table; a real
+    Cyrillic or Greek name that reads as no account stays welcome."""
+    cyrillic_coco, greek_coco = "\u0421\u043e\u0441\u043e", "\u03f9\u03bf\u03f9\u03bf"
+    with client(sqlite_url) as coco:
+        assert signup(coco, "Coco").status_code == 303  # type: ignore[attr-defined]
+        impostor = other(coco)
+        impostor.cookies.clear()
+        for spelling in (cyrillic_coco, cyrillic_coco.upper(), greek_coco):
+            refused = signup(impostor, spelling)
+            assert refused.status_code == 409, spelling  # type: ignore[attr-defined]
+            assert "se lit comme celui du compte « Coco »" in text_of(refused)
+        assert account_count(coco) == 1
+        code = create_table(coco, "chouine", ["human", "human"], name="Coco")
+        taken = join(impostor, code, cyrillic_coco)
+        assert taken.status_code == 409 and "« Coco »" in text_of(taken)
+        assert signup(impostor, "\u041e\u043b\u044c\u0433\u0430").status_code == 303  # Ольга
+        assert join(impostor, code, "\u041e\u043b\u044c\u0433\u0430").status_code == 303
+
+
 def test_the_operator_resets_a_forgotten_password(sqlite_url: str) -> None:
     """`choux admin reset-password`: a player who forgot theirs had no way back in (the
     site has no e-mail reset); the new password works, the old one and every device's

@@ -58,3 +58,33 @@ def mixes_alphabets(text: str) -> bool:
         if len(found) > 1:
             return True
     return False
+
+
+#: Cyrillic and Greek small letters (after casefolding) drawn like a Latin one in common
+#: fonts, capitals included (« Н » reads « H », « Т » reads « T »)
+LATIN_TWINS = str.maketrans(
+    {
+        **dict(zip("авекмнорстухѕіјԁһӏԛԝү", "abekmhopctyxsijdhlqwy", strict=True)),
+        **dict(zip("αβεζηικμνοτυχϲρ", "abezhikmnotyxcp", strict=True)),
+    }
+)
+
+
+def latin_twin(text: str) -> str | None:
+    """The Latin name that `text`, written all in Cyrillic or Greek look-alikes, passes
+    for (casefolded); None when it is not such a disguise. « Сосо » in Cyrillic reads as
+    « Coco »: mixing alphabets is refused elsewhere, this is the whole word in one.
+
+    >>> latin_twin("\u0421\u043e\u0441\u043e"), latin_twin("\u0391\u039d\u0391")
+    ('coco', 'ana')
+    >>> latin_twin("\u03f9\u03bf\u03f9\u03bf")  # lunate sigmas and omicrons
+    'coco'
+
+    >>> latin_twin("Coco"), latin_twin("\u041e\u043b\u044c\u0433\u0430")
+    (None, None)
+    """
+    # mapped before NFKC, which would turn the lunate sigma « ϲ » (a « c ») into « σ »
+    twin = unicodedata.normalize("NFKC", text.casefold().translate(LATIN_TWINS)).casefold()
+    if twin == unicodedata.normalize("NFKC", text).casefold() or not twin.isascii():
+        return None
+    return twin

@@ -22,7 +22,7 @@ from pwdlib import PasswordHash
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from choux.engine.visible import mixes_alphabets
+from choux.engine.visible import latin_twin, mixes_alphabets
 from choux.play.errors import TableError
 from choux.play.names import MIXED_ALPHABETS, ROBOT_NAME, robot_like
 from choux.play.store import Store, account_sessions_t, accounts_t
@@ -98,6 +98,12 @@ def clean_pseudo(raw: object) -> str:
     return pseudo
 
 
+def twin_refusal(account: Account) -> str:
+    return (
+        f"Ce pseudonyme se lit comme celui du compte « {account.pseudo} » : choisissez-en un autre."
+    )
+
+
 def pseudo_key(pseudo: str) -> str:
     """What makes two pseudonyms the same one: « Ana » and « ana », and look-alikes that
     Unicode's compatibility forms fold together (full-width « Ａｎａ »), so that nobody
@@ -151,6 +157,9 @@ class Accounts:
             raise AccountError("Cette identité a déjà un compte : connectez-vous.", "conflict")
         if await self.by_pseudo(clean) is not None:
             raise AccountError("Ce pseudonyme est déjà pris : choisissez-en un autre.", "conflict")
+        twin = await self.twin_of(clean)
+        if twin is not None:
+            raise AccountError(twin_refusal(twin), "conflict")
         hashed = await asyncio.to_thread(hasher.hash, secret)
         try:
             async with self.store.db.begin() as conn:
@@ -170,6 +179,12 @@ class Accounts:
         key = result.inserted_primary_key
         assert key is not None
         return Account(int(key[0]), clean, player)
+
+    async def twin_of(self, name: str) -> Account | None:
+        """The account whose Latin pseudonym `name`, written in Cyrillic or Greek
+        look-alikes, reads as (« Сосо » for « Coco »); None if there is none."""
+        twin = latin_twin(name)
+        return None if twin is None else await self.by_pseudo(twin)
 
     async def by_pseudo(self, pseudo: str) -> Account | None:
         async with self.store.db.connect() as conn:

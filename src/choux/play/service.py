@@ -30,7 +30,7 @@ from choux import games
 from choux.engine.base import JSON, ChouxError, Event, InvalidOptions, State
 from choux.engine.fairness import new_seed
 from choux.engine.record import robot_name
-from choux.play.accounts import Accounts, pseudo_key
+from choux.play.accounts import Accounts, pseudo_key, twin_refusal
 from choux.play.base import ServiceBase, cancel_running
 from choux.play.chat import Chat, ChatRoom
 from choux.play.correspondence import Correspondence
@@ -364,13 +364,17 @@ class TableService(
     async def _check_owner(self, name: str, player: str | None) -> None:
         """An account's pseudonym is its own: nobody else sits under it (a guest named
         « Germaine » beside the account Germaine would pass for her, on the ladder too)."""
-        account = await Accounts(self.store).by_pseudo(name)
+        accounts = Accounts(self.store)
+        account = await accounts.by_pseudo(name)
         if account is not None and account.player != player:
             raise TableError(
                 f"« {name} » est le pseudonyme d'un compte : connectez-vous pour jouer sous "
                 "ce nom, ou choisissez-en un autre.",
                 "conflict",
             )
+        twin = await accounts.twin_of(name)  # « Сосо » in Cyrillic beside « Coco »
+        if twin is not None and twin.player != player:
+            raise TableError(twin_refusal(twin), "conflict")
 
     async def join(
         self, table: LiveTable, seat: int | None, name: object, player: str | None = None
