@@ -98,6 +98,18 @@ def clean_pseudo(raw: object) -> str:
     return pseudo
 
 
+def is_moderator(account: Account, setting: str) -> bool:
+    """Is `account` among the pseudonyms of `CHOUX_MODERATORS` (comma-separated)?
+
+    >>> is_moderator(Account(1, "Hector", "p"), " Germaine, ＨＥＣＴＯＲ ,, ")
+    True
+    >>> is_moderator(Account(1, "Hector", "p", suspended=True), "Hector")
+    False
+    """
+    keys = {pseudo_key(name.strip()) for name in setting.split(",") if name.strip()}
+    return not account.suspended and pseudo_key(account.pseudo) in keys
+
+
 def twin_refusal(account: Account) -> str:
     return (
         f"Ce pseudonyme se lit comme celui du compte « {account.pseudo} » : choisissez-en un autre."

@@ -83,6 +83,9 @@ class ChatRoom:
 
     lines: list[ChatLine] = field(default_factory=list)
     muted: set[str] = field(default_factory=set)
+    #: one more each time lines already sent changed (a moderator removed one, an account
+    #: was erased): every page then gets the room again in full
+    revision: int = 0
     watchers: set[asyncio.Event] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -145,6 +148,13 @@ class Chat(Sync):
             fresh = await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS))
             room.lines = []
             room.add(fresh)
+            room.revision += 1
+        room.ring()
+
+    async def chat_changed(self, code: str) -> None:
+        """Lines already shown changed in the store: every process reads the room again."""
+        await self.reread_chat(code)
+        self._publish(code, {"chat": "reread"})
 
     async def say(self, table: LiveTable, speaker: Speaker, text: object) -> ChatLine:
         """Store and share one message; TableError (French) if it is refused."""
@@ -195,6 +205,9 @@ class Chat(Sync):
 
     async def _on_remote_change(self, code: str, change: dict[str, Any] | None = None) -> None:
         """Several processes: a chat change made elsewhere is read back from the store."""
+        if change is not None and change.get("chat") == "reread":
+            await self.reread_chat(code)  # lines changed elsewhere (`reread_chat`)
+            return
         if change is not None and "chat" in change:
             room = self.chat_rooms.get(code)
             table = self.tables.get(code)

@@ -19,9 +19,10 @@ from sqlalchemy import (
     delete,
     insert,
     select,
+    update,
 )
 
-from choux.play.store import Store, metadata, records_t
+from choux.play.store import Store, metadata, records_t, tables_t
 
 chat_messages_t = Table(
     "chat_messages",
@@ -132,3 +133,47 @@ async def set_muted(store: Store, table_id: int, author: str, mute: bool) -> Non
 def _aware(moment: datetime) -> datetime:
     """SQLite gives naive datetimes back: they were written in UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class SiteLine:
+    """A chat line with its table, as the moderators' page lists it."""
+
+    line: ChatLine
+    code: str
+
+
+async def recent_site_lines(store: Store, limit: int = 100) -> list[SiteLine]:
+    """The last `limit` chat lines of every table, newest first."""
+    async with store.db.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(chat_messages_t, tables_t.c.code)
+                .join(tables_t, tables_t.c.id == chat_messages_t.c.table_id)
+                .order_by(chat_messages_t.c.id.desc())
+                .limit(limit)
+            )
+        ).all()
+    return [
+        SiteLine(ChatLine(r.id, r.room, r.author, r.name, r.text, _aware(r.created_at)), r.code)
+        for r in rows
+    ]
+
+
+async def replace_text(store: Store, line_id: int, text: str) -> str | None:
+    """Replace one line's text (a moderator's removal); the code of its table, None if no
+    such line."""
+    async with store.db.begin() as conn:
+        row = (
+            await conn.execute(
+                select(tables_t.c.code)
+                .join(chat_messages_t, chat_messages_t.c.table_id == tables_t.c.id)
+                .where(chat_messages_t.c.id == line_id)
+            )
+        ).first()
+        if row is None:
+            return None
+        await conn.execute(
+            update(chat_messages_t).where(chat_messages_t.c.id == line_id).values(text=text)
+        )
+        return str(row.code)

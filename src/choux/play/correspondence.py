@@ -351,14 +351,8 @@ class Correspondence(Presence, Scheduler):
         async with table.lock:
             if table.version != version or table.status != "live":
                 return False
-            await self.store.set_status(table.row.id, "over")
+            await self._end_unrated(table, abandoned_line(table))
             await cs.clear_due(self.store, table.row.id)
-            table.row.status = "over"
-            table.move_at = None
-            self._after_change(table)
-            table.log.append((table.version, abandoned_line(table)))
-            table.meta += 1
-            table.wake_all()
         self._publish(table.code)
         self._finished(table)
         return True

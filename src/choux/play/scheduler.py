@@ -248,6 +248,17 @@ class Scheduler(ServiceBase):
         self._publish(table.code)
         self._finished(table)
 
+    async def _end_unrated(self, table: LiveTable, line: str) -> None:
+        """Under the table's lock: a game being played ends here, without a record (not
+        rated), and the journal says why (a correspondence deadline, a moderator)."""
+        await self.store.set_status(table.row.id, "over")
+        table.row.status = "over"
+        table.move_at = None
+        self._after_change(table)
+        table.log.append((table.version, line))
+        table.meta += 1
+        table.wake_all()
+
     async def _close_waiting(self, table: LiveTable, why: str) -> None:
         """Under the table's lock: a table still waiting for players ends unplayed."""
         await self.store.set_status(table.row.id, "over")

@@ -32,9 +32,10 @@ from choux.engine.fairness import new_seed
 from choux.engine.record import robot_name
 from choux.play.accounts import Accounts, pseudo_key, twin_refusal
 from choux.play.base import ServiceBase, cancel_running
-from choux.play.chat import Chat, ChatRoom
+from choux.play.chat import ChatRoom
 from choux.play.correspondence import Correspondence
 from choux.play.errors import TableError
+from choux.play.moderation import Moderation
 from choux.play.names import BadName, bot_name, clean_name
 from choux.play.peers import Peers
 from choux.play.presence import Presence
@@ -92,7 +93,7 @@ def new_code() -> str:
 
 
 class TableService(
-    Chat, Correspondence, Seating, Presence, Sync, Scheduler, WritePath, ServiceBase
+    Moderation, Correspondence, Seating, Presence, Sync, Scheduler, WritePath, ServiceBase
 ):
     def __init__(self, settings: Settings, store: Store) -> None:
         super().__init__(settings, store)

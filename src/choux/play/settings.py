@@ -143,6 +143,8 @@ class Settings:
     smtp_from: str = _text_env("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
     #: the site's public address, for the links in e-mails (e.g. https://choux.example.org)
     public_url: str = _text_env("CHOUX_PUBLIC_URL", "")
+    #: accounts (pseudonyms, comma-separated) that may use « Modération » (/moderation)
+    moderators: str = _text_env("CHOUX_MODERATORS", "")
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = _text_env("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
     #: confirmation links mailed to one address (whoever asks): no flood of someone's inbox

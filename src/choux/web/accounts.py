@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
 from choux.play import push_store
-from choux.play.accounts import Account, AccountError, Accounts, pseudo_key
+from choux.play.accounts import Account, AccountError, Accounts, is_moderator, pseudo_key
 from choux.play.errors import TableError
 from choux.web.email_confirm import give_address
 from choux.web.errors import status_of
@@ -237,6 +237,7 @@ async def _account_page(
             "mail": mailer.enabled,
             "email": given.address if given else "",
             "email_confirmed": bool(given and given.confirmed),
+            "moderator": is_moderator(account, request.app.state.settings.moderators),
         },
         status,
     )

@@ -25,6 +25,7 @@ from choux.web import (
     errors,
     gc_tuning,
     learn,
+    moderation,
     pages,
     password_reset,
     players,
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_data.router)
     app.include_router(password_reset.router)
     app.include_router(email_confirm.router)
+    app.include_router(moderation.router)
     app.include_router(players.router)
     app.include_router(seating.router)
     app.include_router(ws.router)

@@ -38,8 +38,11 @@ async def pusher(conn: Sender, room: ChatRoom, speaker: Speaker) -> None:
     sent = 0
     full = True
     muted: list[str] | None = None
+    revision = room.revision
     try:
         while True:
+            if room.revision != revision:  # lines already sent changed: all of them again
+                sent, full, revision = 0, True, room.revision
             lines = room.since(speaker.room, sent)
             now_muted = sorted(room.muted)
             if lines or full or now_muted != muted:

@@ -1,0 +1,126 @@
+"""« Modération » (/moderation): for the accounts named in `CHOUX_MODERATORS` only (anyone
+else gets the site's 404, the page does not exist for them). The tables not over, with a
+way to stop any of them; the site's last chat lines, with a way to take one off every page;
+suspending an account, as `choux admin suspend` does. Every action is a form with the
+session's CSRF token, a POST drawn from the usual budget, and is logged with the
+moderator's pseudonym."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from choux import games
+from choux.play.accounts import Account, AccountError, clean_reason, is_moderator
+from choux.play.chat_store import recent_site_lines
+from choux.play.errors import TableError
+from choux.play.moderation import MAX_REASON, unfinished_tables
+from choux.play.service import TableService
+from choux.web.accounts import accounts_of, current_account
+from choux.web.errors import status_of
+from choux.web.forms import form_of
+from choux.web.templating import render
+
+log = logging.getLogger("choux.moderation")
+router = APIRouter()
+
+NOT_FOUND = "Cette page n'existe pas."
+DONE = {
+    "arretee": "Partie arrêtée : elle n'est pas classée, et son journal dit pourquoi.",
+    "retire": "Message retiré de toutes les pages.",
+    "suspendu": "Compte suspendu : il ne peut plus se connecter, ses appareils sont déconnectés.",
+}
+#: chat lines listed, newest first
+LINES = 100
+
+
+async def moderator(request: Request) -> Account:
+    """The logged-in moderator, else TableError 404 (the page does not exist for others)."""
+    account = await current_account(request)
+    if account is None or not is_moderator(account, request.app.state.settings.moderators):
+        raise TableError(NOT_FOUND, 404)
+    return account
+
+
+def service_of(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+@router.get("/moderation", response_class=HTMLResponse)
+async def moderation_page(request: Request, fait: str = "") -> Response:
+    await moderator(request)
+    return await _page(request, done=DONE.get(fait, ""))
+
+
+async def _page(request: Request, status: int = 200, error: str = "", done: str = "") -> Response:
+    store = service_of(request).store
+    tables = [
+        {
+            "code": t.code,
+            "title": games.get(t.game).title if t.game in games.names() else t.game,
+            "waiting": t.status == "open",
+            "names": t.names,
+            "private": t.private,
+        }
+        for t in await unfinished_tables(store)
+    ]
+    lines = await recent_site_lines(store, LINES)
+    context = {"tables": tables, "lines": lines, "error": error, "done": done}
+    return render(request, "moderation.html", context, status)
+
+
+def _reason(form: dict[str, str]) -> str:
+    try:
+        return clean_reason(form.get("raison", ""))
+    except AccountError as error:
+        raise TableError(f"Raison trop longue ({MAX_REASON} caractères au plus).") from error
+
+
+@router.post("/moderation/t/{code}/arreter")
+async def stop_table(request: Request, code: str) -> Response:
+    form = await form_of(request)
+    who = await moderator(request)
+    try:
+        reason = _reason(form)
+        table = await service_of(request).get(code)
+        await service_of(request).stop_table(table, reason)
+    except TableError as error:
+        return await _page(request, status_of(error), error=error.message)
+    log.info("table %s stopped by moderator %s: %s", code, ascii(who.pseudo), ascii(reason))
+    return RedirectResponse("/moderation?fait=arretee", status_code=303)
+
+
+@router.post("/moderation/chat/{line_id}/retirer")
+async def remove_line(request: Request, line_id: int) -> Response:
+    await form_of(request)
+    who = await moderator(request)
+    code = None
+    if 0 < line_id < 2**31:
+        code = await service_of(request).remove_chat_line(line_id)
+    if code is None:
+        return await _page(request, 404, error="Ce message n'existe pas.")
+    log.info("chat line %s (table %s) removed by moderator %s", line_id, code, ascii(who.pseudo))
+    return RedirectResponse("/moderation?fait=retire", status_code=303)
+
+
+@router.post("/moderation/suspendre")
+async def suspend(request: Request) -> Response:
+    form = await form_of(request)
+    who = await moderator(request)
+    accounts = accounts_of(request)
+    pseudo = form.get("pseudo", "").strip()
+    account = await accounts.by_pseudo(pseudo) if 0 < len(pseudo) <= 64 else None
+    if account is None:
+        return await _page(request, 404, error="Aucun compte sous ce pseudonyme.")
+    if account.id == who.id:
+        return await _page(request, 400, error="Vous ne pouvez pas suspendre votre propre compte.")
+    try:
+        await accounts.suspend(account, form.get("raison", ""))
+    except AccountError as error:
+        return await _page(request, status_of(error), error=error.message)
+    await request.app.state.session_sockets.close(account.player)
+    log.info("account %s suspended by moderator %s", ascii(account.pseudo), ascii(who.pseudo))
+    return RedirectResponse("/moderation?fait=suspendu", status_code=303)

@@ -1,0 +1,135 @@
+"""« Modération »: only the accounts of CHOUX_MODERATORS see it (404 for anyone else);
+they stop any game (unrated, the journal says why), take a chat line off every page at
+once, suspend an account; hostile forms change nothing."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from sqlalchemy import select
+from test_web_account_data import chat, post_form, rows
+from test_web_accounts import login, signup
+from web_fixtures import (
+    course_fixture,  # noqa: F401 (fixture)
+    sqlite_url_fixture,  # noqa: F401 (fixture)
+)
+from webhelpers import client, create_table, csrf_of, join, other, receive_state
+
+from choux.play.chat_store import chat_messages_t
+from choux.play.moderation import REMOVED
+from choux.play.store import records_t
+
+
+def moderate(c: Any, path: str, **data: str) -> Any:
+    page = c.get("/compte")
+    return c.post(path, data={"csrf": csrf_of(page.text), **data}, follow_redirects=False)
+
+
+def test_only_the_named_accounts_see_the_moderation(sqlite_url: str, course: str) -> None:
+    with client(sqlite_url, moderators="Hector, Germaine") as hector:
+        assert hector.get("/moderation").status_code == 404  # a guest
+        assert signup(hector, "Hector").status_code == 303
+        assert 'id="moderation-link"' in hector.get("/compte").text
+        assert hector.get("/moderation").status_code == 200
+        simone = other(hector)
+        simone.cookies.clear()
+        assert signup(simone, "Simone").status_code == 303
+        assert 'id="moderation-link"' not in simone.get("/compte").text
+        code = create_table(simone, course, ["human", "human"], "Simone")
+        for path in ("/moderation", "/moderation?fait=retire"):
+            page = simone.get(path)
+            assert page.status_code == 404 and "Cette page n'existe pas" in html.unescape(page.text)
+        for path in (f"/moderation/t/{code}/arreter", "/moderation/chat/1/retirer"):
+            assert moderate(simone, path).status_code == 404
+        assert moderate(simone, "/moderation/suspendre", pseudo="Hector").status_code == 404
+        assert simone.app.state.service.tables[code].status == "open"
+        assert login(other(hector), "Hector").status_code == 303  # not suspended
+
+
+def test_a_moderator_stops_a_game_and_takes_a_line_off_every_page(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url, moderators="Hector") as hector:
+        assert signup(hector, "Hector").status_code == 303
+        alice = other(hector)
+        alice.cookies.clear()
+        code = create_table(alice, course, ["human", "human"], "Alice")
+        bob = other(alice)
+        bob.cookies.clear()
+        assert join(bob, code, "Bob").status_code == 303
+        page = html.unescape(hector.get("/moderation").text)
+        assert f'href="/t/{code}"' in page and "Alice, Bob" in page
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            said = chat(wb, "un message injurieux")
+            assert chat(wa, "bonjour")["text"] == "bonjour"
+            listed = html.unescape(hector.get("/moderation").text)
+            assert "un message injurieux" in listed
+            done = moderate(hector, f"/moderation/chat/{said['id']}/retirer")
+            assert done.status_code == 303
+            # Alice's open page gets the room again, the line replaced
+            for _ in range(50):
+                message = wa.receive_json()
+                if message["type"] == "chat" and message["full"]:
+                    break
+            texts = {line["id"]: line["text"] for line in message["lines"]}
+            assert texts[said["id"]] == REMOVED and "bonjour" in texts.values()
+            stopped = moderate(hector, f"/moderation/t/{code}/arreter", raison="triche")
+            assert stopped.status_code == 303
+            for _ in range(50):
+                state = receive_state(wa)
+                if state["status"] == "over":
+                    break
+            assert state["status"] == "over" and state["result"] is None
+        journal = [text for _, text in hector.app.state.service.tables[code].log]
+        assert journal[-1] == "Partie arrêtée par la modération : triche"
+        assert rows(hector, records_t) == 0  # not rated: no record
+        again = moderate(hector, f"/moderation/t/{code}/arreter")
+        assert again.status_code == 409 and "déjà finie" in html.unescape(again.text)
+
+        def stored() -> list[str]:
+            async def read() -> list[str]:
+                async with hector.app.state.service.store.db.connect() as conn:
+                    result = await conn.execute(select(chat_messages_t.c.text))
+                    return [r.text for r in result]
+
+            return list(hector.portal.call(read))
+
+        assert "un message injurieux" not in stored() and REMOVED in stored()
+
+
+def test_a_moderator_closes_a_waiting_table_and_suspends_an_account(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url, moderators="Hector") as hector:
+        assert signup(hector, "Hector").status_code == 303
+        spammer = other(hector)
+        spammer.cookies.clear()
+        assert signup(spammer, "Spammeur").status_code == 303
+        code = create_table(spammer, course, ["human", "human"], "Spammeur")
+        assert moderate(hector, f"/moderation/t/{code}/arreter").status_code == 303
+        table = hector.app.state.service.tables[code]
+        assert table.status == "over" and table.log[-1][1] == "Partie arrêtée par la modération."
+        done = moderate(hector, "/moderation/suspendre", pseudo="spammeur", raison="pourriels")
+        assert done.status_code == 303
+        assert spammer.get("/compte", follow_redirects=False).status_code == 303  # logged out
+        assert login(other(hector), "Spammeur").status_code == 403
+        # hostile or mistaken forms: a French refusal, nothing changed
+        assert moderate(hector, "/moderation/suspendre", pseudo="Hector").status_code == 400
+        assert moderate(hector, "/moderation/suspendre", pseudo="Personne").status_code == 404
+        assert moderate(hector, "/moderation/suspendre", pseudo="x" * 5000).status_code == 404
+        assert moderate(hector, "/moderation/t/nexistepas/arreter").status_code == 404
+        assert moderate(hector, "/moderation/chat/999999/retirer").status_code == 404
+        assert moderate(hector, "/moderation/chat/-3/retirer").status_code == 404
+        assert moderate(hector, "/moderation/chat/abc/retirer").status_code in (404, 422)
+        other_table = create_table(hector, course, ["human", "human"], "Hector")
+        long = moderate(hector, f"/moderation/t/{other_table}/arreter", raison="x" * 201)
+        assert long.status_code == 400 and "Raison trop longue" in html.unescape(long.text)
+        assert hector.app.state.service.tables[other_table].status == "open"
+        no_csrf = hector.post(f"/moderation/t/{other_table}/arreter", follow_redirects=False)
+        assert no_csrf.status_code == 403
+        assert hector.app.state.service.tables[other_table].status == "open"
+        assert post_form(hector, other_table, "fermer").status_code == 303
