@@ -36,8 +36,8 @@ STILL_PLAYING = "Une partie a commencé entre-temps : terminez-la ou quittez-la 
 async def forget_in_memory(service: TableService, erased: Erased) -> None:
     """The tables and chats this process holds show the erased name no more: a finished
     table nobody watches is dropped (it reloads from the store), any other has its seats
-    renamed; chats are read again. (The journal lines of a table still in memory keep
-    the name until the table leaves memory.)"""
+    renamed; chats are read again on every process and pushed to open pages. (The journal
+    lines of a table still in memory keep the name until the table leaves memory.)"""
     for code in erased.tables:
         table = service.tables.get(code)
         if table is None:
@@ -52,7 +52,7 @@ async def forget_in_memory(service: TableService, erased: Erased) -> None:
         table.meta += 1
         table.wake_all()
     for code in dict.fromkeys(erased.tables + erased.chats):
-        await service.reread_chat(code)
+        await service.chat_changed(code)  # every process, and every open page
 
 
 @router.get("/compte/donnees.json")
