@@ -283,6 +283,13 @@ def test_a_player_leaves_a_waiting_table_or_hands_a_started_game_to_a_bot(
         assert back.status_code >= 400 and table.seats[1].kind == "bot"
         with alice.websocket_connect(f"/t/{live}/ws") as ws:
             assert play_to_end(ws)["result"] is not None  # the bot answered every move
+        # the host leaves a game being played: the next person still seated is the host
+        game = create_table(alice, course, ["human", "human"], "Alice")
+        assert join(bob, game, "Bob").status_code == 303
+        assert post_form(alice, game, "quitter").status_code == 303
+        table = alice.app.state.service.tables[game]
+        assert [s.host for s in table.seats] == [False, True]
+        assert table.log[-1][1] == "Bob est maintenant l'hôte de la table."
 
 
 def test_an_account_that_left_its_game_is_erased_while_the_game_goes_on(
@@ -299,8 +306,69 @@ def test_an_account_that_left_its_game_is_erased_while_the_game_goes_on(
         assert erase(c).status_code == 303
         table = c.app.state.service.tables[code]
         assert table.status == "live" and table.seats[0].name == "Compte supprimé (robot)"
+        journal = [line for _, line in table.log if isinstance(line, str)]
+        assert any("Compte supprimé est remplacé·e par un robot" in line for line in journal)
+        assert not any("Alice" in line for line in journal)  # the name, gone from the journal
         assert rows(c, seats_t, seats_t.c.name == "Compte supprimé (robot)") == 1
         with bob.websocket_connect(f"/t/{code}/ws") as ws:
             final = play_to_end(ws)
         record = json.loads(bob.get(f"/parties/{final['record_id']}.json").text)
         assert record["names"] == ["Compte supprimé (robot)", "Bob"]
+
+
+def test_lines_written_at_a_seat_left_before_the_start_stay_their_authors(
+    sqlite_url: str,
+) -> None:
+    """Chat lines were keyed by seat: a person who left a waiting seat left their lines to
+    whoever sat there next (shown as theirs, in their copy, wiped with their erasure), and
+    an erasure missed them."""
+    with client(sqlite_url) as carl:
+        code = create_table(carl, "chouine", ["human", "human", "human"], "Carl")
+        eve = other(carl)
+        eve.cookies.clear()
+        assert signup(eve, "Evelynne").status_code == 303
+        assert join(eve, code, "Evelynne", seat=1).status_code == 303
+        with eve.websocket_connect(f"/t/{code}/ws") as ws:
+            chat(ws, "Evelynne attend à la table")
+        assert post_form(eve, code, "quitter").status_code == 303
+        danou = other(carl)
+        danou.cookies.clear()
+        assert join(danou, code, "Danou", seat=1).status_code == 303
+        with danou.websocket_connect(f"/t/{code}/ws") as ws:
+            chat(ws, "Danou est là")
+        with danou.websocket_connect(f"/t/{code}/ws") as ws:
+            full = receive(ws, "chat")  # the room as a page opening gets it
+        assert full["full"]
+        mine = {line["text"]: line["who"] for line in full["lines"]}
+        assert mine["Danou est là"] == "s1" and mine["Evelynne attend à la table"] != "s1"
+        copy = json.loads(eve.get("/compte/donnees.json").text)
+        assert [m["texte"] for m in copy["messages"]] == ["Evelynne attend à la table"]
+        assert erase(eve).status_code == 303
+        texts = {r.text for r in carl.portal.call(_chat_rows, carl.app.state.service.store)}
+        assert texts == {ERASED_TEXT, "Danou est là"}
+
+
+def test_a_seat_taken_by_another_device_during_the_erasure_is_let_go(sqlite_url: str) -> None:
+    """A join from a second device, already past its session check when the erasure ran,
+    seated the erased identity under its old name: the erasure's last sweep lets it go."""
+    from choux.play.accounts import Accounts
+    from choux.play.erasure import erase_account
+    from choux.web.account_data import forget_in_memory, let_late_seats_go
+
+    with client(sqlite_url) as c:
+        assert signup(c, "RdN").status_code == 303
+        carl = other(c)
+        carl.cookies.clear()
+        waiting = create_table(carl, "chouine", ["human", "human", "human"], "Carl")
+        service = c.app.state.service
+        account = c.portal.call(Accounts(service.store).by_pseudo, "RdN")
+        erased = c.portal.call(erase_account, service.store, account)
+        # the late request: a join under the erased identity
+        table = service.tables[waiting]
+        c.portal.call(service.join, table, 1, "RdN", account.player)
+        assert table.seats[1].player == account.player
+        c.portal.call(let_late_seats_go, service, erased)
+        c.portal.call(forget_in_memory, service, erased, "RdN")
+        assert table.seats[1].kind == "open" and table.seats[1].player is None
+        assert rows(c, seats_t, seats_t.c.player == account.player) == 0
+        assert "RdN" not in " ".join(line for _, line in table.log if isinstance(line, str))

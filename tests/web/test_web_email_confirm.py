@@ -153,3 +153,37 @@ def test_addresses_given_before_confirmation_existed_stay_usable(tmp_path: Path)
             await store.close()
 
     assert asyncio.run(read()) == {"ancien": "ancien@example.org"}
+
+
+def test_one_client_cannot_make_the_server_mail_a_list_of_strangers(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    sink, url = smtp
+    with client(sqlite_url, smtp_url=url, public_url="https://choux.example") as c:
+        code = create_days_table(c, "chouine")
+        answers = [give_address(c, code, f"inconnu{i}@example.org").json() for i in range(14)]
+        assert all("vient de partir" in a["message"] for a in answers[:12])
+        assert all("Trop de liens de confirmation" in a["message"] for a in answers[12:])
+        wait_for(lambda: len(sink.messages) == 12)
+        settle(c)
+        assert len(sink.messages) == 12
+
+
+def test_a_confirmation_link_does_not_carry_the_identity(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    import base64
+    import json
+
+    sink, url = smtp
+    with client(sqlite_url, smtp_url=url, public_url="https://choux.example") as c:
+        code = create_days_table(c, "chouine")
+        give_address(c, code, "alice@example.org")
+        wait_for(lambda: len(sink.messages) == 1)
+        token = confirmation_link(sink.messages[0]).split("jeton=", 1)[1]
+        payload = token.split(".", 1)[0]
+        data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        player = c.app.state.service.tables[code].seats[0].player
+        assert player not in json.dumps(data) and data[1] == "alice@example.org"
+        confirm(other(c), sink.messages[0])
+        assert c.get("/notifications/email").json()["confirmed"] is True

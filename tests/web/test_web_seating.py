@@ -270,7 +270,9 @@ def test_a_seat_the_host_gave_to_a_bot_does_not_come_back(sqlite_url: str, cours
         assert table.seats[1].kind == "bot" and table.seats[1].excluded
         assert "Vous regardez cette partie" in text_of(bob.get(f"/t/{code}"))
         refused = post_form(bob, f"/t/{code}/reprendre", f"/t/{code}", place="1")
-        assert refused.status_code == 403 and "L'hôte a confié votre place" in text_of(refused)
+        assert refused.status_code == 403 and "confiée à un robot jusqu'à la fin" in text_of(
+            refused
+        )
         assert table.seats[1].kind == "bot"
         # the store remembers it: a restarted server refuses the same
         row = c.portal.call(c.app.state.service.store.load_table, code)

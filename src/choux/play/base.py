@@ -121,6 +121,9 @@ class ServiceBase:
     async def _close_waiting(self, table: LiveTable, why: str) -> None:  # scheduler.Scheduler
         raise NotImplementedError
 
+    async def rekey_seat_lines(self, table: LiveTable, seat: int, player: str) -> None:
+        raise NotImplementedError  # chat.Chat
+
     async def _apply(
         self,
         table: LiveTable,

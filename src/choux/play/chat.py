@@ -59,8 +59,17 @@ def speaker_for(table: LiveTable, seat: int | None, player: str, name: str) -> S
     names no cookie (a digest of the table's code and the guest identity)."""
     if seat is not None:
         return Speaker(f"s{seat}", table.names()[seat], "players", seat)
-    digest = hashlib.sha256(f"{table.code}:{player}".encode()).hexdigest()[:12]
-    return Speaker(f"v{digest}", (name or "Spectateur·rice")[:40], "spectators", None)
+    return Speaker(
+        person_key(table.code, player), (name or "Spectateur·rice")[:40], "spectators", None
+    )
+
+
+def person_key(code: str, player: str) -> str:
+    """The chat author key of a person at table `code` who holds no seat there: a digest of
+    the code and their identity (it names no cookie). Lines written at a seat the person
+    then left take this key too (`Chat.rekey_seat_lines`): they stay theirs, not the seat's
+    next occupant's."""
+    return "v" + hashlib.sha256(f"{code}:{player}".encode()).hexdigest()[:12]
 
 
 def clean_text(text: object) -> str:
@@ -148,8 +157,18 @@ class Chat(Sync):
             fresh = await chat_store.messages(self.store, table.row.id, limit=KEPT * len(ROOMS))
             room.lines = []
             room.add(fresh)
+            room.muted = await chat_store.muted(self.store, table.row.id)
             room.revision += 1
         room.ring()
+
+    async def rekey_seat_lines(self, table: LiveTable, seat: int, player: str) -> None:
+        """The person at `seat` leaves it before the start: their lines (and a silence the
+        host gave them) follow them under their own key, and the room is sent again."""
+        changed = await chat_store.rekey(
+            self.store, table.row.id, f"s{seat}", person_key(table.code, player)
+        )
+        if changed:
+            await self.chat_changed(table.code)
 
     async def chat_changed(self, code: str) -> None:
         """Lines already shown changed in the store: every process reads the room again."""

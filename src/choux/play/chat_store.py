@@ -177,3 +177,28 @@ async def replace_text(store: Store, line_id: int, text: str) -> str | None:
             update(chat_messages_t).where(chat_messages_t.c.id == line_id).values(text=text)
         )
         return str(row.code)
+
+
+async def rekey(store: Store, table_id: int, old: str, new: str) -> bool:
+    """Lines and silence of author `old` at a table become `new`'s; whether any line moved."""
+    async with store.db.begin() as conn:
+        moved = await conn.execute(
+            update(chat_messages_t)
+            .where(chat_messages_t.c.table_id == table_id, chat_messages_t.c.author == old)
+            .values(author=new)
+        )
+        silenced = (
+            await conn.execute(
+                select(chat_mutes_t.c.author).where(
+                    chat_mutes_t.c.table_id == table_id, chat_mutes_t.c.author == old
+                )
+            )
+        ).first()
+        if silenced is not None:
+            await conn.execute(
+                delete(chat_mutes_t).where(
+                    chat_mutes_t.c.table_id == table_id, chat_mutes_t.c.author.in_((old, new))
+                )
+            )
+            await conn.execute(insert(chat_mutes_t).values(table_id=table_id, author=new))
+        return bool(moved.rowcount) or silenced is not None

@@ -11,8 +11,8 @@ parlote) are part of the game's record and stay.
 
 from __future__ import annotations
 
-import hashlib
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +22,7 @@ from sqlalchemy import delete, or_, select, update
 
 from choux.engine.record import robot_name
 from choux.play.accounts import Account
+from choux.play.chat import person_key
 from choux.play.chat_store import chat_messages_t
 from choux.play.push_store import email_notifications_t, push_subscriptions_t
 from choux.play.store import (
@@ -87,22 +88,30 @@ async def unfinished_tables(store: Store, player: str) -> list[Unfinished]:
         return [Unfinished(r.code, r.game, r.status) for r in rows]
 
 
-def spectator_author(code: str, player: str) -> str:
-    """The chat author key of `player` watching table `code` (as `chat.speaker_for`)."""
-    return "v" + hashlib.sha256(f"{code}:{player}".encode()).hexdigest()[:12]
-
-
 async def _spectator_authors(conn: Any, player: str) -> list[tuple[int, str]]:
-    """(table id, author key) of `player` at every table with spectators' chat: the key
+    """(table id, author key) of `player` at every table with lines written without a
+    seat (as a spectator, or at a seat left before the start: `chat.person_key`): the key
     is a digest of the table's code and the identity, so each table is tried in turn."""
     watched = await conn.execute(
         select(tables_t.c.id, tables_t.c.code).where(
             tables_t.c.id.in_(
-                select(chat_messages_t.c.table_id).where(chat_messages_t.c.room == "spectators")
+                select(chat_messages_t.c.table_id).where(chat_messages_t.c.author.like("v%"))
             )
         )
     )
-    return [(t.id, spectator_author(t.code, player)) for t in watched.all()]
+    return [(t.id, person_key(t.code, player)) for t in watched.all()]
+
+
+def scrub(line: str, names: set[str]) -> str:
+    """A journal line with each of the erased person's `names` (whole words) replaced by
+    ERASED_NAME, the longest first.
+
+    >>> scrub("Eve (robot) suit Eve ; Evelyne reste.", {"Eve", "Eve (robot)"})
+    'Compte supprimé suit Compte supprimé ; Evelyne reste.'
+    """
+    for name in sorted(names, key=len, reverse=True):
+        line = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", ERASED_NAME, line)
+    return line
 
 
 def _renamed(record_text: str, seats: set[int]) -> str:
@@ -193,6 +202,27 @@ async def erase_account(store: Store, account: Account) -> Erased:
         tables=[codes[i] for i in seats_by_table],
         chats=[codes[i] for i in chats],
     )
+
+
+async def rename_leftovers(store: Store, erased: Erased) -> list[str]:
+    """Seats that took the erased identity after the erasure's transaction (a request of
+    another device already past its session check): renamed like the others; their tables'
+    codes."""
+    async with store.db.begin() as conn:
+        rows = (
+            await conn.execute(
+                select(seats_t.c.kind, tables_t.c.code)
+                .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                .where(seats_t.c.player == erased.player)
+            )
+        ).all()
+        for kind in {row.kind for row in rows}:
+            await conn.execute(
+                update(seats_t)
+                .where(seats_t.c.player == erased.player, seats_t.c.kind == kind)
+                .values(name=erased_name(kind), player=erased.stranger, token_hash=None)
+            )
+    return sorted({row.code for row in rows})
 
 
 def _when(moment: datetime | None) -> str | None:

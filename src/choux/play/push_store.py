@@ -147,24 +147,28 @@ async def set_email(store: Store, player: str, address: str | None) -> bool:
         return True
 
 
-async def confirm_email(store: Store, player: str, address: str) -> bool:
-    """The owner opened the link: the address, if it is still this identity's, is
-    confirmed. False when it no longer is (changed or cleared since the link left)."""
+def identity_digest(player: str) -> str:
+    """What a confirmation link says of the identity it is for (not the identity)."""
+    return hashlib.sha256(f"email-confirm:{player}".encode()).hexdigest()[:32]
+
+
+async def confirm_email(store: Store, digest: str, address: str) -> bool:
+    """The owner opened the link: the address, if it is still given by the identity the
+    link was for (`identity_digest`), is confirmed. False when it no longer is (changed or
+    cleared since the link left)."""
     async with store.db.begin() as conn:
-        row = (
+        rows = (
             await conn.execute(
-                select(email_notifications_t).where(
-                    email_notifications_t.c.player == player,
-                    email_notifications_t.c.address == address,
-                )
+                select(email_notifications_t).where(email_notifications_t.c.address == address)
             )
-        ).first()
+        ).all()
+        row = next((r for r in rows if identity_digest(r.player) == digest), None)
         if row is None:
             return False
         if row.confirmed_at is None:
             await conn.execute(
                 update(email_notifications_t)
-                .where(email_notifications_t.c.player == player)
+                .where(email_notifications_t.c.player == row.player)
                 .values(confirmed_at=datetime.now(UTC))
             )
         return True

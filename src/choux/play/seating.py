@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import secrets
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,8 @@ from choux.play.names import bot_name
 from choux.play.scheduler import preferred_level
 from choux.play.store import tables_t
 from choux.play.tables import LiveTable, hash_token
+
+log = logging.getLogger("choux.play")
 
 #: open tables of other processes loaded at most by one quick-play request
 MAX_QUICK_LOOKUPS = 50
@@ -82,7 +85,8 @@ class Seating(ServiceBase):
                 )
             if row.excluded:
                 raise TableError(
-                    "L'hôte a confié votre place à un robot : vous pouvez suivre la partie.",
+                    "Cette place est confiée à un robot jusqu'à la fin de la partie : vous "
+                    "pouvez la suivre.",
                     "forbidden",
                 )
             token = secrets.token_urlsafe(18)
@@ -140,6 +144,7 @@ class Seating(ServiceBase):
         (they may have gone for good: an account erased, a train to catch)."""
         if table.status == "live":
             await self.exclude(table, seat, "à sa demande")
+            await self._pass_host_on(table, seat)
             return
         async with table.lock:
             if table.status != "open":
@@ -153,6 +158,25 @@ class Seating(ServiceBase):
                 )
             await self._free_seat(table, seat, "{name} a quitté la table.")
 
+    async def _pass_host_on(self, table: LiveTable, seat: int) -> None:
+        """The host left a game being played: the next person still seated becomes the
+        host (replacing someone by a bot, the chat's silences), if there is one."""
+        async with table.lock:
+            row = table.seats[seat]
+            n = len(table.seats)
+            heirs = [table.seats[(seat + i) % n] for i in range(1, n)]
+            heir = next((s for s in heirs if s.kind == "human"), None)
+            if not row.host or heir is None or table.status != "live":
+                return
+            await self.store.update_seat(table.row.id, replace(heir, host=True))
+            await self.store.update_seat(table.row.id, replace(row, host=False))
+            heir.host, row.host = True, False
+            name = heir.name or f"Place {heir.seat + 1}"
+            table.log.append((table.version, f"{name} est maintenant l'hôte de la table."))
+            table.meta += 1
+            table.wake_all()
+            self._publish(table.code)
+
     async def _free_seat(self, table: LiveTable, seat: int, line: str) -> None:
         """Under the table's lock, before the start: the seat opens again; `line` (with
         the person's name for {name}) goes to the journal."""
@@ -162,7 +186,13 @@ class Seating(ServiceBase):
         freed = replace(row, kind="open", name=None, token_hash=None, player=None)
         await self.store.update_seat(table.row.id, freed)
         old = row.name or f"Place {seat + 1}"
+        person = row.player
         row.kind, row.name, row.token_hash, row.player = "open", None, None, None
+        if person:  # their chat lines leave the seat with them (not the next occupant's)
+            try:
+                await self.rekey_seat_lines(table, seat, person)
+            except Exception as error:  # the store away: the seat is free all the same
+                log.warning("table %s: chat of seat %s not moved: %s", table.code, seat, error)
         table.log.append((table.version, line.format(name=old)))
         table.meta += 1
         table.wake_all()

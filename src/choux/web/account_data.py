@@ -4,20 +4,25 @@ the erasure behind its password too."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from choux.engine.record import ROBOT_SUFFIX
 from choux.play.accounts import Account
 from choux.play.erasure import (
     Erased,
     erase_account,
     erased_name,
     export_account,
+    rename_leftovers,
+    scrub,
     unfinished_tables,
 )
+from choux.play.errors import TableError
 from choux.play.service import TableService
 from choux.web.accounts import TOO_MANY_LOGINS, accounts_of, become_guest, current_account
 from choux.web.forms import form_of, session_of
@@ -33,11 +38,39 @@ NOT_CONFIRMED = "Cochez la case pour confirmer : la suppression est définitive.
 STILL_PLAYING = "Une partie a commencé entre-temps : terminez-la ou quittez-la d'abord."
 
 
-async def forget_in_memory(service: TableService, erased: Erased) -> None:
+#: seconds for a request of another device, already past its session check when the
+#: erasure ran, to finish (it may have seated the erased identity)
+LATE_REQUESTS = 0.5
+
+
+async def let_late_seats_go(service: TableService, erased: Erased) -> None:
+    """Seats the erased identity took during its erasure (a join from another device):
+    let go before the start (the host's table closes), handed to a bot during the game."""
+    for table in list(service.tables.values()):
+        for seat in [s.seat for s in table.seats if s.player == erased.player]:
+            if table.code not in erased.tables:  # its journal names the person: scrubbed too
+                erased.tables.append(table.code)
+            row = table.seats[seat]
+            try:
+                if row.kind == "human" and table.status == "open":
+                    if row.host:
+                        await service.close_waiting(table, seat)
+                    else:
+                        await service.leave(table, seat)
+                elif row.kind == "human" and table.status == "live":
+                    await service.exclude(table, seat, "compte supprimé")
+            except TableError as error:  # it moved on meanwhile: renamed below all the same
+                log.info("table %s: seat %s of an erased account: %s", table.code, seat, error)
+    erased.tables.extend(
+        code for code in await rename_leftovers(service.store, erased) if code not in erased.tables
+    )
+
+
+async def forget_in_memory(service: TableService, erased: Erased, pseudo: str) -> None:
     """The tables and chats this process holds show the erased name no more: a finished
     table nobody watches is dropped (it reloads from the store), any other has its seats
-    renamed; chats are read again on every process and pushed to open pages. (The journal
-    lines of a table still in memory keep the name until the table leaves memory.)"""
+    renamed and the journal lines that name the person rewritten; chats are read again on
+    every process and pushed to open pages."""
     for code in erased.tables:
         table = service.tables.get(code)
         if table is None:
@@ -45,10 +78,18 @@ async def forget_in_memory(service: TableService, erased: Erased) -> None:
         if table.status == "over" and not table.subscribers:
             service.tables.pop(code, None)
             continue
+        names = {pseudo}
         for seat in table.seats:
             if seat.player == erased.player:
+                names.update({seat.name or "", (seat.name or "").removesuffix(ROBOT_SUFFIX)})
                 seat.player, seat.token_hash = erased.stranger, None
                 seat.name = erased_name(seat.kind)
+        names.discard("")
+        # the journal's lines written with the name (« Eve s'installe… », « Eve a quitté… »)
+        table.log[:] = [
+            (version, scrub(line, names) if isinstance(line, str) else line)
+            for version, line in table.log
+        ]
         table.meta += 1
         table.wake_all()
     for code in dict.fromkeys(erased.tables + erased.chats):
@@ -117,7 +158,11 @@ async def erase(request: Request) -> Response:
     except ValueError:  # a game started between the check and the erasure
         return await _erase_page(request, account, 409, STILL_PLAYING)
     log.info("account %s erased by its owner from %s", account.id, client)
-    await forget_in_memory(request.app.state.service, erased)
+    service = request.app.state.service
     await request.app.state.session_sockets.close(account.player)
+    for pause in (0.0, LATE_REQUESTS):
+        await asyncio.sleep(pause)
+        await let_late_seats_go(service, erased)
+    await forget_in_memory(service, erased, account.pseudo)
     await become_guest(request, session_of(request))
     return RedirectResponse("/connexion?deconnecte=supprime", status_code=303)

@@ -15,6 +15,7 @@ from itsdangerous import BadData, URLSafeTimedSerializer
 
 from choux.play import push_store
 from choux.web.mail import Mailer
+from choux.web.ratelimits import client_key
 from choux.web.templating import render
 
 router = APIRouter()
@@ -33,6 +34,10 @@ LINK_RECENT = (
     "Un lien est déjà parti à {address} il y a peu : ouvrez-le (pensez aux indésirables), "
     "ou réessayez dans une heure."
 )
+TOO_MANY_LINKS = (
+    "Trop de liens de confirmation demandés d'ici : l'adresse est notée, réessayez dans une "
+    "heure pour recevoir son lien."
+)
 NOT_SENT = "L'e-mail de confirmation n'a pas pu partir : réessayez plus tard."
 DEAD_LINK = (
     "Ce lien n'est plus valable (il a plus de trois jours, ou l'adresse a changé depuis) : "
@@ -41,15 +46,17 @@ DEAD_LINK = (
 
 
 class ConfirmLinks:
-    """Signed tokens of (identity, address), three days long."""
+    """Signed tokens of (a digest of the identity, the address), three days long: the
+    payload of a signed token is readable, and the identity is shown to nobody."""
 
     def __init__(self, key: str) -> None:
         self.serializer = URLSafeTimedSerializer(key, salt="choux-email-confirm")
 
     def token(self, player: str, address: str) -> str:
-        return self.serializer.dumps([player, address])
+        return self.serializer.dumps([push_store.identity_digest(player), address])
 
     def read(self, token: object) -> tuple[str, str] | None:
+        """(identity digest, address) of a good token, None otherwise."""
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
             return None
         try:
@@ -80,7 +87,10 @@ async def give_address(request: Request, player: str, value: object) -> Given:
         return Given(None, False, CLEARED)
     if not pending:
         return Given(address, True, CONFIRMED.format(address=address))
-    if not await request.app.state.limits.allow("mail", f"mail:{address.casefold()}"):
+    limits = request.app.state.limits
+    if not await limits.allow("mail_client", client_key(request)):
+        return Given(address, False, TOO_MANY_LINKS)
+    if not await limits.allow("mail", f"mail:{address.casefold()}"):
         return Given(address, False, LINK_RECENT.format(address=address))
     token = request.app.state.confirm_links.token(player, address)
     link = f"{mailer.settings.public_url.rstrip('/')}/email/confirmer?jeton={token}"

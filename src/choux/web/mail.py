@@ -109,8 +109,9 @@ class Mailer:
             "Choux · confirmez votre adresse e-mail",
             "Quelqu'un a donné cette adresse sur Choux pour être prévenu·e par e-mail (son tour "
             f"dans une partie, un mot de passe oublié).\n\nSi c'est vous, ouvrez ce lien dans "
-            f"les trois jours : {link}\n\nSinon, ignorez ce message : aucun autre ne vous sera "
-            "envoyé.\n",
+            f"les trois jours : {link}\n\nSinon, ignorez ce message : tant que ce lien n'est pas "
+            "ouvert, aucun tour de jeu ni autre message ne part vers cette adresse (au plus un "
+            "nouveau lien comme celui-ci, trois par heure, si quelqu'un la donne encore).\n",
         )
 
     def _mail(self, address: str, subject: str, body: str) -> EmailMessage:

@@ -96,6 +96,9 @@ class Limits:
             "chat": _parse("CHOUX_LIMIT_CHAT", settings.limit_chat),
             "replay": _parse("CHOUX_LIMIT_REPLAY", settings.limit_replay),
             "mail": _parse("CHOUX_LIMIT_MAIL", settings.limit_mail),
+            # links asked from one address (to any addresses): four times one address's
+            # budget, so that nobody makes the server mail a list of strangers
+            "mail_client": _scaled(_parse("CHOUX_LIMIT_MAIL", settings.limit_mail), 4),
         }
 
     async def allow(self, kind: str, client: str) -> bool:
