@@ -158,3 +158,23 @@ def test_a_host_closes_a_waiting_table_and_a_friends_page_says_so(tmp_path: Path
                 page.locator("#status-line").inner_text()
             )
         assert not errors
+
+
+def test_a_host_may_leave_once_the_game_starts_without_reloading(tmp_path: Path) -> None:
+    """The host's page showed no « Quitter la table » until reloaded: drawn only when the
+    page loaded, hidden for a host while the table waited (an evening's audit)."""
+    with live_server(tmp_path) as server, chromium() as browser:
+        host, errors = watched_page(browser, DESKTOP)
+        friend, _ = watched_page(browser, PHONE, errors)
+        invite = tables.create_table(host, server.url, "chouine", "Alice", 2, {1: "human"})
+        assert host.locator("#leave-panel").is_hidden()  # waiting: the host closes instead
+        tables.join(friend, invite, "Bob")
+        host.wait_for_function("() => !document.getElementById('leave-panel').hidden")
+        host.locator("#leave-panel summary").click()
+        host.locator("#leave-form button").click()
+        host.wait_for_url("**/t/*")
+        friend.wait_for_function(
+            "() => [...document.querySelectorAll('#log li')].some("
+            "(li) => li.textContent.includes('Bob est maintenant'))"
+        )
+        assert not errors

@@ -262,7 +262,7 @@ def test_a_player_leaves_a_waiting_table_or_hands_a_started_game_to_a_bot(
         assert table.seats[1].kind == "open" and table.seats[1].player is None
         assert any(line == "Bob a quitté la table." for _, line in table.log)
         # the host does not leave a waiting table: she closes it (another button)
-        assert 'id="leave-form"' not in alice.get(f"/t/{waiting}").text
+        assert 'id="leave-panel" data-host="1" hidden' in alice.get(f"/t/{waiting}").text
         refused = post_form(alice, waiting, "quitter")
         assert refused.status_code == 409 and "fermez la table" in text_of(refused)
         # a stranger has no seat to leave
@@ -372,3 +372,25 @@ def test_a_seat_taken_by_another_device_during_the_erasure_is_let_go(sqlite_url:
         assert table.seats[1].kind == "open" and table.seats[1].player is None
         assert rows(c, seats_t, seats_t.c.player == account.player) == 0
         assert "RdN" not in " ".join(line for _, line in table.log if isinstance(line, str))
+
+
+def test_what_a_person_did_keeps_their_name_once_a_bot_takes_the_seat(sqlite_url: str) -> None:
+    """The journal rendered every past event with the seat's name of the moment: once Bob
+    left, his own first card read « Bob (robot) : … » (an evening's audit)."""
+    with client(sqlite_url) as alice:
+        code = create_table(alice, "chouine", ["human", "human"], "Alice")
+        bob = other(alice)
+        bob.cookies.clear()
+        assert join(bob, code, "Bob").status_code == 303
+        service = alice.app.state.service
+        table = service.tables[code]
+        for _ in range(2):  # each plays a card of their own
+            seat = table.state.actors()[0]
+            move = table.state.legal_actions(seat)[0].to_json()
+            alice.portal.call(service.act, table, seat, move, f"m{table.version}")
+        before = [table.log_text(e, None, set()) for _, e in table.log]
+        assert any(line and line.startswith("Bob : ") for line in before)
+        assert post_form(bob, code, "quitter").status_code == 303
+        after = [table.log_text(e, None, set()) for _, e in table.log]
+        assert after[: len(before)] == before  # the past reads as it did
+        assert not any(line and line.startswith("Bob (robot) : ") for line in after[: len(before)])

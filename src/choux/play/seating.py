@@ -96,6 +96,8 @@ class Seating(ServiceBase):
                 name = name[: -len(ROBOT_SUFFIX)]
             new = replace(row, kind="human", level=None, name=name, token_hash=hash_token(token))
             await self.store.update_seat(table.row.id, new)  # first: a failure changes nothing
+            if back:
+                table.keep_past_names()  # the bot's moves stay « X (robot) »'s
             row.kind, row.level, row.name, row.token_hash = "human", None, name, new.token_hash
             if back:
                 table.bots.pop(seat, None)

@@ -430,6 +430,7 @@ class TableService(
                 name=robot_name(old),
             )
             await self.store.update_seat(table.row.id, new)  # first: a failure changes nothing
+            table.keep_past_names()  # what the person did stays theirs, not « X (robot) »'s
             row.kind, row.level, row.token_hash, row.name = new.kind, new.level, None, new.name
             self._make_bots(table)
             table.log.append((table.version, f"{old} est remplacé·e par un robot ({reason})."))

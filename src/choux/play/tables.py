@@ -63,6 +63,19 @@ class Subscriber:
     sent_build: int = -1  # the build of its last message (games with `rare_view_keys`)
 
 
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A past event with the names the table had when it happened: a seat handed to a bot
+    (« Alice (robot) ») or taken back must not rename what the person, or the bot, did.
+    Rendered as an event is, so the secrets check applies to it alike."""
+
+    event: Event
+    names: tuple[str, ...]
+
+    def render(self, names: Any = None) -> str:
+        return self.event.render(self.names)
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -70,7 +83,7 @@ class LiveTable:
     state: State
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    log: list[tuple[int, Event | str]] = field(default_factory=list)
+    log: list[tuple[int, Event | Named | str]] = field(default_factory=list)
     actions: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
     client_ids: dict[tuple[int | None, str], int] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
@@ -173,9 +186,17 @@ class LiveTable:
             for s in self.seats
         ]
 
+    def keep_past_names(self) -> None:
+        """Before a seat changes name: the journal's events so far keep today's names."""
+        names = tuple(self.names())
+        self.log[:] = [
+            (version, Named(entry, names) if isinstance(entry, Event) else entry)
+            for version, entry in self.log
+        ]
+
     def log_text(
         self,
-        entry: Event | str,
+        entry: Event | Named | str,
         seat: int | None,
         secrets: set[str],
         names: list[str] | None = None,

@@ -11,6 +11,7 @@ import logging
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from choux.engine.base import Event
 from choux.engine.record import ROBOT_SUFFIX
 from choux.play.accounts import Account
 from choux.play.erasure import (
@@ -24,6 +25,7 @@ from choux.play.erasure import (
 )
 from choux.play.errors import TableError
 from choux.play.service import TableService
+from choux.play.tables import Named
 from choux.web.accounts import TOO_MANY_LOGINS, accounts_of, become_guest, current_account
 from choux.web.forms import form_of, session_of
 from choux.web.players import title_of
@@ -66,6 +68,16 @@ async def let_late_seats_go(service: TableService, erased: Erased) -> None:
     )
 
 
+def _scrubbed(entry: Event | Named | str, names: set[str]) -> Event | Named | str:
+    """A journal entry without the erased person's names (an event keeps its seats: the
+    names it renders with are the seats' own, already renamed)."""
+    if isinstance(entry, str):
+        return scrub(entry, names)
+    if isinstance(entry, Named):
+        return Named(entry.event, tuple(scrub(name, names) for name in entry.names))
+    return entry
+
+
 async def forget_in_memory(service: TableService, erased: Erased, pseudo: str) -> None:
     """The tables and chats this process holds show the erased name no more: a finished
     table nobody watches is dropped (it reloads from the store), any other has its seats
@@ -86,10 +98,7 @@ async def forget_in_memory(service: TableService, erased: Erased, pseudo: str) -
                 seat.name = erased_name(seat.kind)
         names.discard("")
         # the journal's lines written with the name (« Eve s'installe… », « Eve a quitté… »)
-        table.log[:] = [
-            (version, scrub(line, names) if isinstance(line, str) else line)
-            for version, line in table.log
-        ]
+        table.log[:] = [(version, _scrubbed(line, names)) for version, line in table.log]
         table.meta += 1
         table.wake_all()
     for code in dict.fromkeys(erased.tables + erased.chats):

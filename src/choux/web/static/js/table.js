@@ -387,6 +387,14 @@ function drawJoin() {
   if (free.map(String).includes(chosen)) select.value = chosen;
 }
 
+// « Quitter la table »: drawn by the server for every seated person; the host of a table
+// still waiting closes it instead (its own panel), and may leave once the game has started
+function drawLeave() {
+  const panel = document.getElementById("leave-panel");
+  if (!panel) return;
+  panel.hidden = current.status === "over" || (panel.dataset.host === "1" && current.status === "open");
+}
+
 function draw() {
   const ctx = { seat: mySeat, names: names(), act, pending: () => channel.busy, message: current, h, clear, redraw: draw, notice: showNotice };
   drawInvite();
@@ -402,6 +410,7 @@ function draw() {
   (renderer.renderActions || generic.renderActions)(actionsBox, legal, ctx);
   drawLog();
   drawResult();
+  drawLeave();
   drawDaysSwitches();
   keepPlayFocus();
   afterStylesheets(() => bringTurnIntoView(myTurn));
