@@ -43,6 +43,7 @@ def test_only_the_named_accounts_see_the_moderation(sqlite_url: str, course: str
         for path in (f"/moderation/t/{code}/arreter", "/moderation/chat/1/retirer"):
             assert moderate(simone, path).status_code == 404
         assert moderate(simone, "/moderation/suspendre", pseudo="Hector").status_code == 404
+        assert moderate(simone, "/moderation/retablir", pseudo="Hector").status_code == 404
         assert simone.app.state.service.tables[code].status == "open"
         assert login(other(hector), "Hector").status_code == 303  # not suspended
 
@@ -117,6 +118,13 @@ def test_a_moderator_closes_a_waiting_table_and_suspends_an_account(
         assert done.status_code == 303
         assert spammer.get("/compte", follow_redirects=False).status_code == 303  # logged out
         assert login(other(hector), "Spammeur").status_code == 403
+        listed = html.unescape(hector.get("/moderation").text)
+        assert 'id="moderation-suspended"' in listed and "pourriels" in listed
+        assert moderate(hector, "/moderation/retablir", pseudo="Hector").status_code == 404
+        assert moderate(hector, "/moderation/retablir", pseudo="Spammeur").status_code == 303
+        assert login(other(hector), "Spammeur").status_code == 303
+        assert 'id="moderation-suspended"' not in hector.get("/moderation").text
+        assert moderate(hector, "/moderation/suspendre", pseudo="Spammeur").status_code == 303
         # hostile or mistaken forms: a French refusal, nothing changed
         assert moderate(hector, "/moderation/suspendre", pseudo="Hector").status_code == 400
         assert moderate(hector, "/moderation/suspendre", pseudo="Personne").status_code == 404

@@ -1,7 +1,7 @@
 """« Modération » (/moderation): for the accounts named in `CHOUX_MODERATORS` only (anyone
 else gets the site's 404, the page does not exist for them). The tables not over, with a
 way to stop any of them; the site's last chat lines, with a way to take one off every page;
-suspending an account, as `choux admin suspend` does. Every action is a form with the
+suspending an account and lifting a suspension, as `choux admin suspend` and `restore` do. Every action is a form with the
 session's CSRF token, a POST drawn from the usual budget, and is logged with the
 moderator's pseudonym."""
 
@@ -31,6 +31,7 @@ DONE = {
     "arretee": "Partie arrêtée : elle n'est pas classée, et son journal dit pourquoi.",
     "retire": "Message retiré de toutes les pages.",
     "suspendu": "Compte suspendu : il ne peut plus se connecter, ses appareils sont déconnectés.",
+    "retabli": "Compte rétabli : il se connecte de nouveau avec son mot de passe.",
 }
 #: chat lines listed, newest first
 LINES = 100
@@ -68,7 +69,14 @@ async def _page(request: Request, status: int = 200, error: str = "", done: str 
         for t in await unfinished_tables(store)
     ]
     lines = await recent_site_lines(store, LINES)
-    context = {"tables": tables, "lines": lines, "error": error, "done": done}
+    suspended = [a for a in await accounts_of(request).listing() if a.suspended_at is not None]
+    context = {
+        "tables": tables,
+        "lines": lines,
+        "suspended": suspended,
+        "error": error,
+        "done": done,
+    }
     return render(request, "moderation.html", context, status)
 
 
@@ -124,3 +132,18 @@ async def suspend(request: Request) -> Response:
     await request.app.state.session_sockets.close(account.player)
     log.info("account %s suspended by moderator %s", ascii(account.pseudo), ascii(who.pseudo))
     return RedirectResponse("/moderation?fait=suspendu", status_code=303)
+
+
+@router.post("/moderation/retablir")
+async def restore(request: Request) -> Response:
+    """Lift a suspension (a mistake, or its time served)."""
+    form = await form_of(request)
+    who = await moderator(request)
+    accounts = accounts_of(request)
+    pseudo = form.get("pseudo", "").strip()
+    account = await accounts.by_pseudo(pseudo) if 0 < len(pseudo) <= 64 else None
+    if account is None or not account.suspended:
+        return await _page(request, 404, error="Aucun compte suspendu sous ce pseudonyme.")
+    await accounts.restore(account)
+    log.info("account %s restored by moderator %s", ascii(account.pseudo), ascii(who.pseudo))
+    return RedirectResponse("/moderation?fait=retabli", status_code=303)
