@@ -11,6 +11,7 @@ import copy
 import random
 
 from choux import games
+from choux.engine.playout import random_step
 from choux.engine.record import film, start
 from choux.web.replays import compact_json, compact_steps
 
@@ -24,16 +25,10 @@ def main() -> None:
         state, record = start(game, players, 11, names=[f"P{i}" for i in range(players)])
         rng = random.Random(5)
         while not state.is_over() and len(record.actions) < MAX_MOVES:
-            actors, deadline = state.actors(), state.deadline()
-            if actors:
-                seat = rng.choice(actors)
-                action = rng.choice(state.legal_actions(seat))
-            elif deadline is not None:
-                seat, action = deadline.seat, deadline.action
-            else:
+            move = random_step(state, rng)
+            if move is None:
                 break
-            state.apply(seat, action)
-            record.append(seat, action)
+            record.append(*move)
         steps = film(record, game, None).steps
         whole = len(compact_json(steps))
         sent = len(compact_json(compact_steps(copy.deepcopy(steps))))

@@ -92,22 +92,17 @@ def test_a_replay_sends_each_view_once_and_its_changes_after(name: str, players:
     import random
 
     from choux import games
+    from choux.engine.playout import random_step
     from choux.engine.record import film, start
 
     game = games.get(name)
     state, record = start(game, players, 11, names=[f"P{i}" for i in range(players)])
     rng = random.Random(5)
     for _ in range(400):
-        actors, deadline = state.actors(), state.deadline()
-        if actors:
-            seat = rng.choice(actors)
-            action = rng.choice(state.legal_actions(seat))
-        elif deadline is not None:
-            seat, action = deadline.seat, deadline.action
-        else:
+        move = random_step(state, rng)
+        if move is None:
             break
-        state.apply(seat, action)
-        record.append(seat, action)
+        record.append(*move)
     assert len(record.actions) > 40
     for viewer in (None, 0):
         steps = film(record, game, viewer).steps

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from choux.engine.base import Bot, BotMove, ChouxError, Seat, State
+from choux.engine.base import Action, Bot, BotMove, ChouxError, Seat, State
 from choux.engine.record import Record
 
 
@@ -55,20 +55,23 @@ def play_out(
     raise StuckGame(f"the game did not end in {max_steps} steps")
 
 
-def random_step(state: State, rng: random.Random, keep_open: float = 1.0) -> bool:
+def random_step(
+    state: State, rng: random.Random, keep_open: float = 1.0
+) -> tuple[Seat | None, Action] | None:
     """One random move, in place: a random actor's random legal action, or the open window's
     closing (only when nobody may act, unless `keep_open` < 1: then also with probability
-    1 − `keep_open`). False when nothing can happen."""
+    1 − `keep_open`). The move made (for a record), None when nothing can happen."""
     actors = state.actors()
     deadline = state.deadline()
     if actors and (deadline is None or keep_open >= 1.0 or rng.random() < keep_open):
         seat = rng.choice(actors)
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-        return True
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        return seat, action
     if deadline is not None:
         state.apply(deadline.seat, deadline.action)
-        return True
-    return False
+        return deadline.seat, deadline.action
+    return None
 
 
 def random_rollout(state: State, rng: random.Random, max_steps: int = 20_000) -> State:

@@ -142,12 +142,7 @@ async def erase_account(store: Store, account: Account) -> Erased:
         seats_by_table: dict[int, set[int]] = {}
         for row in held:
             seats_by_table.setdefault(row.table_id, set()).add(row.seat)
-        for kind in {row.kind for row in held}:
-            await conn.execute(
-                update(seats_t)
-                .where(seats_t.c.player == player, seats_t.c.kind == kind)
-                .values(name=erased_name(kind), player=stranger, token_hash=None)
-            )
+        await _rename_seats(conn, player, stranger, {row.kind for row in held})
         records = await conn.execute(
             select(records_t.c.id, records_t.c.table_id, records_t.c.record).where(
                 records_t.c.table_id.in_(list(seats_by_table))
@@ -216,13 +211,18 @@ async def rename_leftovers(store: Store, erased: Erased) -> list[str]:
                 .where(seats_t.c.player == erased.player)
             )
         ).all()
-        for kind in {row.kind for row in rows}:
-            await conn.execute(
-                update(seats_t)
-                .where(seats_t.c.player == erased.player, seats_t.c.kind == kind)
-                .values(name=erased_name(kind), player=erased.stranger, token_hash=None)
-            )
+        await _rename_seats(conn, erased.player, erased.stranger, {row.kind for row in rows})
     return sorted({row.code for row in rows})
+
+
+async def _rename_seats(conn: Any, player: str, stranger: str, kinds: set[str]) -> None:
+    """Every seat of `player` (of these kinds) under ERASED_NAME and identity `stranger`."""
+    for kind in kinds:
+        await conn.execute(
+            update(seats_t)
+            .where(seats_t.c.player == player, seats_t.c.kind == kind)
+            .values(name=erased_name(kind), player=stranger, token_hash=None)
+        )
 
 
 def _when(moment: datetime | None) -> str | None:

@@ -19,8 +19,6 @@ from choux.play.tables import LiveTable
 
 STOPPED = "Partie arrêtée par la modération"
 REMOVED = "(message retiré par la modération)"
-#: the longest reason a moderator may give (it goes into the table's journal)
-MAX_REASON = 200
 
 
 def stop_line(reason: str) -> str:
@@ -29,7 +27,7 @@ def stop_line(reason: str) -> str:
 
 
 @dataclass
-class Unfinished:
+class TableInPlay:
     """A table not over, as the moderators' page lists it (read from the store: listing
     does not wake a table that sleeps)."""
 
@@ -41,7 +39,7 @@ class Unfinished:
     names: list[str] = field(default_factory=list)
 
 
-async def unfinished_tables(store: Store, limit: int = 200) -> list[Unfinished]:
+async def tables_in_play(store: Store, limit: int = 200) -> list[TableInPlay]:
     """The tables waiting for players or being played, most recently changed first."""
     async with store.db.connect() as conn:
         rows = (
@@ -59,7 +57,7 @@ async def unfinished_tables(store: Store, limit: int = 200) -> list[Unfinished]:
                 .limit(limit)
             )
         ).all()
-        found = {r.id: Unfinished(r.code, r.game, r.status, r.private, r.updated_at) for r in rows}
+        found = {r.id: TableInPlay(r.code, r.game, r.status, r.private, r.updated_at) for r in rows}
         if found:
             seats = await conn.execute(
                 select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name, seats_t.c.kind)

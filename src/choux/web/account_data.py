@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from choux.engine.base import Event
 from choux.engine.record import ROBOT_SUFFIX
-from choux.play.accounts import Account
+from choux.play.accounts import Account, pseudo_key
 from choux.play.erasure import (
     Erased,
     erase_account,
@@ -152,7 +152,9 @@ async def erase(request: Request) -> Response:
     # a password is checked: the log-in's budgets, the address's and the account's
     client = client_key(request)
     allowed = await limits.allow("login", client)
-    allowed = allowed and await limits.allow("login_account", f"pseudo:{account.pseudo}")
+    allowed = allowed and await limits.allow(
+        "login_account", f"pseudo:{pseudo_key(account.pseudo)}"
+    )
     if not allowed:
         return await _erase_page(request, account, 429, TOO_MANY_LOGINS)
     if form.get("confirmer") != "oui":

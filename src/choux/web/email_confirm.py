@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from itsdangerous import BadData, URLSafeTimedSerializer
+from itsdangerous import URLSafeTimedSerializer
 
 from choux.play import push_store
 from choux.web.mail import Mailer
 from choux.web.ratelimits import client_key
+from choux.web.signed_links import read_token
 from choux.web.templating import render
 
 router = APIRouter()
@@ -57,13 +58,7 @@ class ConfirmLinks:
 
     def read(self, token: object) -> tuple[str, str] | None:
         """(identity digest, address) of a good token, None otherwise."""
-        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
-            return None
-        try:
-            data = self.serializer.loads(token, max_age=LINK_SECONDS)
-        except BadData:
-            return None
-        match data:
+        match read_token(self.serializer, token, LINK_SECONDS, MAX_TOKEN):
             case [str() as player, str() as address]:
                 return player, address
         return None

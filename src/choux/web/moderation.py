@@ -16,7 +16,7 @@ from choux import games
 from choux.play.accounts import Account, AccountError, clean_reason, is_moderator
 from choux.play.chat_store import recent_site_lines
 from choux.play.errors import TableError
-from choux.play.moderation import MAX_REASON, unfinished_tables
+from choux.play.moderation import tables_in_play
 from choux.play.service import TableService
 from choux.web.accounts import accounts_of, current_account
 from choux.web.errors import status_of
@@ -66,7 +66,7 @@ async def _page(request: Request, status: int = 200, error: str = "", done: str 
             "names": t.names,
             "private": t.private,
         }
-        for t in await unfinished_tables(store)
+        for t in await tables_in_play(store)
     ]
     lines = await recent_site_lines(store, LINES)
     suspended = [a for a in await accounts_of(request).listing() if a.suspended_at is not None]
@@ -80,19 +80,12 @@ async def _page(request: Request, status: int = 200, error: str = "", done: str 
     return render(request, "moderation.html", context, status)
 
 
-def _reason(form: dict[str, str]) -> str:
-    try:
-        return clean_reason(form.get("raison", ""))
-    except AccountError as error:
-        raise TableError(f"Raison trop longue ({MAX_REASON} caractères au plus).") from error
-
-
 @router.post("/moderation/t/{code}/arreter")
 async def stop_table(request: Request, code: str) -> Response:
     form = await form_of(request)
     who = await moderator(request)
     try:
-        reason = _reason(form)
+        reason = clean_reason(form.get("raison", ""))  # an AccountError is a TableError
         table = await service_of(request).get(code)
         await service_of(request).stop_table(table, reason)
     except TableError as error:
@@ -114,13 +107,18 @@ async def remove_line(request: Request, line_id: int) -> Response:
     return RedirectResponse("/moderation?fait=retire", status_code=303)
 
 
+async def _named(request: Request, form: dict[str, str]) -> Account | None:
+    """The account the form's « pseudo » names (None: none, or no plausible pseudonym)."""
+    pseudo = form.get("pseudo", "").strip()
+    return await accounts_of(request).by_pseudo(pseudo) if 0 < len(pseudo) <= 64 else None
+
+
 @router.post("/moderation/suspendre")
 async def suspend(request: Request) -> Response:
     form = await form_of(request)
     who = await moderator(request)
     accounts = accounts_of(request)
-    pseudo = form.get("pseudo", "").strip()
-    account = await accounts.by_pseudo(pseudo) if 0 < len(pseudo) <= 64 else None
+    account = await _named(request, form)
     if account is None:
         return await _page(request, 404, error="Aucun compte sous ce pseudonyme.")
     if account.id == who.id:
@@ -139,11 +137,9 @@ async def restore(request: Request) -> Response:
     """Lift a suspension (a mistake, or its time served)."""
     form = await form_of(request)
     who = await moderator(request)
-    accounts = accounts_of(request)
-    pseudo = form.get("pseudo", "").strip()
-    account = await accounts.by_pseudo(pseudo) if 0 < len(pseudo) <= 64 else None
+    account = await _named(request, form)
     if account is None or not account.suspended:
         return await _page(request, 404, error="Aucun compte suspendu sous ce pseudonyme.")
-    await accounts.restore(account)
+    await accounts_of(request).restore(account)
     log.info("account %s restored by moderator %s", ascii(account.pseudo), ascii(who.pseudo))
     return RedirectResponse("/moderation?fait=retabli", status_code=303)

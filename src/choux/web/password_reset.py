@@ -13,7 +13,7 @@ import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from itsdangerous import BadData, URLSafeTimedSerializer
+from itsdangerous import URLSafeTimedSerializer
 
 from choux.play import push_store
 from choux.play.accounts import Account, AccountError, pseudo_key
@@ -22,6 +22,7 @@ from choux.web.errors import status_of
 from choux.web.forms import form_of
 from choux.web.mail import Mailer
 from choux.web.ratelimits import Limits, client_key
+from choux.web.signed_links import read_token
 from choux.web.templating import render
 
 log = logging.getLogger("choux.accounts")
@@ -56,13 +57,7 @@ class ResetLinks:
         return self.serializer.dumps([account_id, fingerprint])
 
     def read(self, token: object) -> tuple[int, str] | None:
-        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
-            return None
-        try:
-            data = self.serializer.loads(token, max_age=LINK_SECONDS)
-        except BadData:
-            return None
-        match data:
+        match read_token(self.serializer, token, LINK_SECONDS, MAX_TOKEN):
             case [int() as account_id, str() as fingerprint]:
                 return account_id, fingerprint
         return None
