@@ -5,8 +5,9 @@ depend on them) but nothing that points to the person: the pseudonym becomes
 `ERASED_NAME` wherever it was written (seats, records' names, chat), the identity at its
 seats becomes a fresh random one that no cookie holds, its chat messages lose their text,
 and its ratings, follows, push subscriptions, e-mail address, sessions and the account
-itself are deleted, all in one transaction. Arguments typed into a game's moves (La
-parlote) are part of the game's record and stay.
+itself are deleted, all in one transaction. Arguments it typed into a game's moves (La
+parlote) are replaced by a notice, in the moves and the records (`typed_texts`): the
+games replay the same.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, or_, select, update
 
+from choux import games
 from choux.engine.record import robot_name
 from choux.play.accounts import Account
 from choux.play.chat import person_key
@@ -29,19 +31,23 @@ from choux.play.store import (
     Store,
     account_sessions_t,
     accounts_t,
+    actions_t,
     follows_t,
     ratings_t,
     records_t,
     seats_t,
     tables_t,
 )
+from choux.play.typed_texts import games_with_texts, remove_texts_of_seats, typed_text
 
 #: what is shown where the erased account's name was
 ERASED_NAME = "Compte supprimé"
 #: what is shown instead of its chat messages
 ERASED_TEXT = "(message effacé avec le compte de son auteur)"
-#: a copy lists at most this many games and chat messages (the newest)
+#: a copy lists at most this many games, chat messages and typed arguments (the newest)
 MAX_EXPORTED = 5000
+#: the games whose moves may hold a text the player typed
+GAMES_WITH_TEXTS = frozenset(games_with_texts())
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,8 @@ class Erased:
     #: tables where it sat, and tables whose chat lost its lines
     tables: list[str]
     chats: list[str]
+    #: tables whose moves lost the texts it typed
+    moves: list[str] = field(default_factory=list)
 
 
 def erased_name(kind: str) -> str:
@@ -153,6 +161,20 @@ async def erase_account(store: Store, account: Account) -> Erased:
             await conn.execute(
                 update(records_t).where(records_t.c.id == record.id).values(record=text)
             )
+        played = dict(
+            (
+                await conn.execute(
+                    select(tables_t.c.id, tables_t.c.game).where(
+                        tables_t.c.id.in_(list(seats_by_table))
+                    )
+                )
+            ).all()
+        )
+        typed = [
+            table_id
+            for table_id, seats in seats_by_table.items()
+            if await remove_texts_of_seats(conn, table_id, played[table_id], seats)
+        ]
         authors = [
             (table_id, f"s{seat}") for table_id, seats in seats_by_table.items() for seat in seats
         ]
@@ -196,6 +218,7 @@ async def erase_account(store: Store, account: Account) -> Erased:
         stranger=stranger,
         tables=[codes[i] for i in seats_by_table],
         chats=[codes[i] for i in chats],
+        moves=[codes[i] for i in typed],
     )
 
 
@@ -308,6 +331,7 @@ async def export_account(store: Store, account: Account) -> dict[str, Any]:
                 )
                 if len(messages) >= MAX_EXPORTED:
                     break
+        arguments = await _typed_by(conn, [(r.id, r.code, r.game, r.seat) for r in seats])
     return {
         "format": "choux-donnees/1",
         "compte": {
@@ -342,4 +366,30 @@ async def export_account(store: Store, account: Account) -> dict[str, Any]:
             for s in seats
         ],
         "messages": messages,
+        "arguments": arguments,
     }
+
+
+async def _typed_by(conn: Any, seats: list[tuple[int, str, str, int]]) -> list[dict[str, Any]]:
+    """The texts typed into moves at these seats (table id, code, game, seat), newest
+    first, `MAX_EXPORTED` at most."""
+    wanted = {(t, seat): (code, game) for t, code, game, seat in seats if game in GAMES_WITH_TEXTS}
+    if not wanted:
+        return []
+    moves = await conn.execute(
+        select(actions_t.c.table_id, actions_t.c.seq, actions_t.c.seat, actions_t.c.action)
+        .add_columns(actions_t.c.created_at)
+        .where(actions_t.c.table_id.in_(sorted({t for t, _ in wanted})))
+        .order_by(actions_t.c.created_at.desc())
+    )
+    typed = []
+    for move in moves:
+        found = wanted.get((move.table_id, move.seat))
+        text = typed_text(games.get(found[1]), json.loads(move.action)) if found else ""
+        if found and text:
+            typed.append(
+                {"table": found[0], "coup": move.seq, "texte": text, "date": _when(move.created_at)}
+            )
+            if len(typed) >= MAX_EXPORTED:
+                break
+    return typed

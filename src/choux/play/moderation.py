@@ -1,11 +1,12 @@
 """What the site's moderators (`CHOUX_MODERATORS`) may do beyond a table's host: stop any
-game (it ends unrated, the journal says so), and take an abusive chat line off every page
-(its text is replaced; the pages get their room again in full)."""
+game (it ends unrated, the journal says so), and take an abusive chat line or argument off
+every page (its text is replaced; the pages get their room, or the game's view, again)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -16,6 +17,7 @@ from choux.play.errors import TableError
 from choux.play.scheduler import Scheduler
 from choux.play.store import Store, seats_t, tables_t
 from choux.play.tables import LiveTable
+from choux.play.typed_texts import REMOVED_BY_MODERATION, remove_typed_text
 
 STOPPED = "Partie arrêtée par la modération"
 REMOVED = "(message retiré par la modération)"
@@ -94,3 +96,45 @@ class Moderation(Chat, Scheduler):
         if code is not None:
             await self.chat_changed(code)
         return code
+
+    async def remove_argument(self, code: str, seq: int) -> bool:
+        """Replace the text typed into move `seq` of table `code` on every page, in the
+        store and in the record; whether there was such a text."""
+        if not await remove_typed_text(self.store, code, seq, REMOVED_BY_MODERATION):
+            return False
+        await self.moves_changed(code)
+        return True
+
+    async def moves_changed(self, code: str) -> None:
+        """Moves already played changed in the store (their typed text): every process
+        that holds the table rebuilds its state from them, and open pages get the view."""
+        await self._replay_stored_moves(code)
+        self._publish(code, {"moves": "reread"})
+
+    async def _replay_stored_moves(self, code: str) -> None:
+        """The state of a table held here rebuilt from its stored moves, up to the version
+        it is at (the same game: only typed texts may differ)."""
+        table = self.tables.get(code)
+        if table is None:
+            return
+        async with table.lock:
+            row = await self.store.load_table(code)
+            if row is None or len(row.actions) < table.version:
+                return
+            state = table.game.new(row.players, row.seed, row.options)
+            actions: list[tuple[int | None, dict[str, Any]]] = []
+            for seat, data, _ in row.actions[: table.version]:
+                action = table.game.action_from_json(data)
+                state.apply(seat, action)
+                actions.append((seat, action.to_json()))
+            table.state = state
+            table.actions = actions
+            table.meta += 1
+        table.wake_all()
+
+    async def _on_remote_change(self, code: str, change: dict[str, Any] | None = None) -> None:
+        """Several processes: moves changed elsewhere are read back from the store."""
+        if change is not None and change.get("moves") == "reread":
+            await self._replay_stored_moves(code)
+            return
+        await super()._on_remote_change(code, change)

@@ -103,6 +103,8 @@ async def forget_in_memory(service: TableService, erased: Erased, pseudo: str) -
         table.wake_all()
     for code in dict.fromkeys(erased.tables + erased.chats):
         await service.chat_changed(code)  # every process, and every open page
+    for code in erased.moves:  # La parlote's arguments it typed, in the views
+        await service.moves_changed(code)
 
 
 @router.get("/compte/donnees.json")

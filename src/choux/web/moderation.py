@@ -1,7 +1,7 @@
 """« Modération » (/moderation): for the accounts named in `CHOUX_MODERATORS` only (anyone
 else gets the site's 404, the page does not exist for them). The tables not over, with a
-way to stop any of them; the site's last chat lines, with a way to take one off every page;
-suspending an account and lifting a suspension, as `choux admin suspend` and `restore` do. Every action is a form with the
+way to stop any of them; the site's last chat lines and arguments typed into La parlote's
+moves, with a way to take one off every page (and out of the game's record); suspending an account and lifting a suspension, as `choux admin suspend` and `restore` do. Every action is a form with the
 session's CSRF token, a POST drawn from the usual budget, and is logged with the
 moderator's pseudonym."""
 
@@ -18,6 +18,7 @@ from choux.play.chat_store import recent_site_lines
 from choux.play.errors import TableError
 from choux.play.moderation import tables_in_play
 from choux.play.service import TableService
+from choux.play.typed_texts import recent_typed_texts
 from choux.web.accounts import accounts_of, current_account
 from choux.web.errors import status_of
 from choux.web.forms import form_of
@@ -30,6 +31,7 @@ NOT_FOUND = "Cette page n'existe pas."
 DONE = {
     "arretee": "Partie arrêtée : elle n'est pas classée, et son journal dit pourquoi.",
     "retire": "Message retiré de toutes les pages.",
+    "argument": "Argument retiré de toutes les pages et de l'enregistrement de la partie.",
     "suspendu": "Compte suspendu : il ne peut plus se connecter, ses appareils sont déconnectés.",
     "retabli": "Compte rétabli : il se connecte de nouveau avec son mot de passe.",
 }
@@ -69,10 +71,12 @@ async def _page(request: Request, status: int = 200, error: str = "", done: str 
         for t in await tables_in_play(store)
     ]
     lines = await recent_site_lines(store, LINES)
+    arguments = await recent_typed_texts(store, LINES)
     suspended = [a for a in await accounts_of(request).listing() if a.suspended_at is not None]
     context = {
         "tables": tables,
         "lines": lines,
+        "arguments": arguments,
         "suspended": suspended,
         "error": error,
         "done": done,
@@ -105,6 +109,20 @@ async def remove_line(request: Request, line_id: int) -> Response:
         return await _page(request, 404, error="Ce message n'existe pas.")
     log.info("chat line %s (table %s) removed by moderator %s", line_id, code, ascii(who.pseudo))
     return RedirectResponse("/moderation?fait=retire", status_code=303)
+
+
+@router.post("/moderation/t/{code}/coup/{seq}/retirer")
+async def remove_argument(request: Request, code: str, seq: int) -> Response:
+    """Take the text typed into one move (La parlote's argument) off the game."""
+    await form_of(request)
+    who = await moderator(request)
+    done = False
+    if 0 < seq < 2**31 and 0 < len(code) <= 16:
+        done = await service_of(request).remove_argument(code, seq)
+    if not done:
+        return await _page(request, 404, error="Cet argument n'existe pas ou a déjà été retiré.")
+    log.info("argument %s of table %s removed by moderator %s", seq, code, ascii(who.pseudo))
+    return RedirectResponse("/moderation?fait=argument", status_code=303)
 
 
 async def _named(request: Request, form: dict[str, str]) -> Account | None:
