@@ -20,7 +20,9 @@ from choux.play.settings import default_database_url
 if TYPE_CHECKING:
     from choux.play.accounts import Account, Accounts
 
-app = typer.Typer(help="Operator's tools (accounts, suspensions).", no_args_is_help=True)
+app = typer.Typer(
+    help="Operator's tools (accounts, suspensions, moderators).", no_args_is_help=True
+)
 console = Console()
 
 DB = typer.Option(help="database URL (default: CHOUX_DATABASE_URL, else the SQLite file here)")
@@ -112,6 +114,14 @@ async def _erase(url: str, pseudo: str) -> str:
         return account.pseudo
 
 
+async def _moderator(url: str, pseudo: str, moderator: bool) -> str:
+    """Name the account a moderator (or take the right back); its pseudonym as stored."""
+    async with _accounts(url) as accounts:
+        account = await _found(accounts, pseudo)
+        await accounts.set_moderator(account, moderator)
+        return account.pseudo
+
+
 def _when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
@@ -122,6 +132,8 @@ async def _listing(url: str) -> list[str]:
     lines = []
     for listed in found:
         line = f"{_when(listed.created_at)}  {listed.pseudo}"
+        if listed.moderator:
+            line += "  [modérateur]"
         if listed.suspended_at is not None:
             line += f"  [suspendu le {_when(listed.suspended_at)}"
             line += f" : {listed.reason}]" if listed.reason else "]"
@@ -184,6 +196,20 @@ def erase(
         raise AdminError("La suppression est définitive : confirmez avec --yes.")
     name = asyncio.run(_erase(_database(db), pseudo))
     console.print(f"Compte « {name} » supprimé.", highlight=False, markup=False)
+
+
+@app.command("moderator")
+def moderator(
+    pseudo: Annotated[str, typer.Argument(help="the account's pseudonym")],
+    remove: Annotated[bool, typer.Option("--remove", help="take the right back")] = False,
+    db: Annotated[str | None, DB] = None,
+) -> None:
+    """Name an account a moderator: « Modération » on the site (stop a game, take a chat
+    line or an argument off every page, suspend an account). The right is the account's:
+    erased, it goes with it; another account under the same pseudonym does not have it."""
+    name = asyncio.run(_moderator(_database(db), pseudo, not remove))
+    said = "n'est plus modérateur" if remove else "est modérateur"
+    console.print(f"Le compte « {name} » {said}.", highlight=False, markup=False)
 
 
 @app.command("accounts")

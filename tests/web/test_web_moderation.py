@@ -1,6 +1,7 @@
-"""« Modération »: only the accounts of CHOUX_MODERATORS see it (404 for anyone else);
-they stop any game (unrated, the journal says why), take a chat line off every page at
-once, suspend an account; hostile forms change nothing."""
+"""« Modération »: only the accounts the operator named (`choux admin moderator`) see it
+(404 for anyone else, and for a newcomer under a moderator's freed pseudonym); they stop
+any game (unrated, the journal says why), take a chat line off every page at once,
+suspend an account; hostile forms change nothing."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import html
 from typing import Any
 
 from sqlalchemy import select
-from test_web_account_data import chat, post_form, rows
-from test_web_accounts import login, signup
+from test_web_account_data import chat, erase, post_form, rows
+from test_web_accounts import admin_command, login, signup
 from web_fixtures import (
     course_fixture,  # noqa: F401 (fixture)
     sqlite_url_fixture,  # noqa: F401 (fixture)
@@ -21,15 +22,31 @@ from choux.play.moderation import REMOVED
 from choux.play.store import records_t
 
 
+def name_moderator(c: Any, pseudo: str, moderator: bool = True) -> None:
+    """The operator's `choux admin moderator PSEUDO`, on the running app's store."""
+    accounts = c.app.state.accounts
+
+    async def name() -> None:
+        account = await accounts.by_pseudo(pseudo)
+        assert account is not None
+        await accounts.set_moderator(account, moderator)
+
+    c.portal.call(name)
+
+
 def moderate(c: Any, path: str, **data: str) -> Any:
     page = c.get("/compte")
     return c.post(path, data={"csrf": csrf_of(page.text), **data}, follow_redirects=False)
 
 
 def test_only_the_named_accounts_see_the_moderation(sqlite_url: str, course: str) -> None:
-    with client(sqlite_url, moderators="Hector, Germaine") as hector:
+    with client(sqlite_url) as hector:
         assert hector.get("/moderation").status_code == 404  # a guest
         assert signup(hector, "Hector").status_code == 303
+        assert hector.get("/moderation").status_code == 404  # not named yet
+        named = admin_command(sqlite_url, "moderator", "hector")
+        assert named.returncode == 0 and "« Hector » est modérateur" in named.stdout
+        assert "[modérateur]" in admin_command(sqlite_url, "accounts").stdout
         assert 'id="moderation-link"' in hector.get("/compte").text
         assert hector.get("/moderation").status_code == 200
         simone = other(hector)
@@ -51,8 +68,9 @@ def test_only_the_named_accounts_see_the_moderation(sqlite_url: str, course: str
 def test_a_moderator_stops_a_game_and_takes_a_line_off_every_page(
     sqlite_url: str, course: str
 ) -> None:
-    with client(sqlite_url, moderators="Hector") as hector:
+    with client(sqlite_url) as hector:
         assert signup(hector, "Hector").status_code == 303
+        name_moderator(hector, "Hector")
         alice = other(hector)
         alice.cookies.clear()
         code = create_table(alice, course, ["human", "human"], "Alice")
@@ -105,8 +123,9 @@ def test_a_moderator_stops_a_game_and_takes_a_line_off_every_page(
 def test_a_moderator_closes_a_waiting_table_and_suspends_an_account(
     sqlite_url: str, course: str
 ) -> None:
-    with client(sqlite_url, moderators="Hector") as hector:
+    with client(sqlite_url) as hector:
         assert signup(hector, "Hector").status_code == 303
+        name_moderator(hector, "Hector")
         spammer = other(hector)
         spammer.cookies.clear()
         assert signup(spammer, "Spammeur").status_code == 303
@@ -141,3 +160,30 @@ def test_a_moderator_closes_a_waiting_table_and_suspends_an_account(
         assert no_csrf.status_code == 403
         assert hector.app.state.service.tables[other_table].status == "open"
         assert post_form(hector, other_table, "fermer").status_code == 303
+
+
+def test_the_right_goes_with_the_account_not_the_pseudonym(sqlite_url: str) -> None:
+    """A moderator's pseudonym freed by an erasure, taken by a newcomer: the newcomer is no
+    moderator (the right was a list of pseudonyms in a setting, and went to whoever
+    registered one). The operator takes the right back with `--remove`."""
+    with client(sqlite_url) as hector:
+        assert signup(hector, "Hector").status_code == 303
+        name_moderator(hector, "Hector")
+        assert hector.get("/moderation").status_code == 200
+        assert erase(hector).status_code == 303
+        stranger = other(hector)
+        stranger.cookies.clear()
+        assert signup(stranger, "Hector").status_code == 303
+        assert stranger.get("/moderation").status_code == 404
+        assert 'id="moderation-link"' not in stranger.get("/compte").text
+        assert moderate(stranger, "/moderation/suspendre", pseudo="Hector").status_code == 404
+        germaine = other(hector)
+        germaine.cookies.clear()
+        assert signup(germaine, "Germaine").status_code == 303
+        name_moderator(germaine, "Germaine")
+        assert germaine.get("/moderation").status_code == 200
+        removed = admin_command(sqlite_url, "moderator", "Germaine", "--remove")
+        assert removed.returncode == 0 and "n'est plus modérateur" in removed.stdout
+        assert germaine.get("/moderation").status_code == 404
+        unknown = admin_command(sqlite_url, "moderator", "Personne")
+        assert unknown.returncode == 2 and "Aucun compte « Personne »" in unknown.stderr

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from test_web_account_data import erase, post_form
 from test_web_accounts import signup
-from test_web_moderation import moderate
+from test_web_moderation import moderate, name_moderator
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, create_table, other, play_to_end, receive_state
 
@@ -75,8 +75,9 @@ def argued_move(c: Any, code: str, text: str) -> int:
 
 
 def test_a_moderator_takes_an_argument_off_the_game(sqlite_url: str) -> None:
-    with client(sqlite_url, moderators="Hector") as hector:
+    with client(sqlite_url) as hector:
         assert signup(hector, "Hector").status_code == 303
+        name_moderator(hector, "Hector")
         alice = other(hector)
         alice.cookies.clear()
         code = create_table(alice, "parlote", SEATS, "Alice", {"target": "100"})

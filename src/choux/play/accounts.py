@@ -58,6 +58,8 @@ class Account:
     player: str
     #: suspended by the operator (`suspend`); a suspended account has no session
     suspended: bool = False
+    #: named a moderator by the operator (`set_moderator`): the right goes with the account
+    moderator: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,12 @@ class Listed:
     created_at: datetime
     suspended_at: datetime | None
     reason: str
+    moderator: bool = False
 
 
 def account_of(row: Any) -> Account:
     """The account of a row of `accounts`."""
-    return Account(row.id, row.pseudo, row.player, row.suspended_at is not None)
+    return Account(row.id, row.pseudo, row.player, row.suspended_at is not None, row.moderator)
 
 
 def clean_pseudo(raw: object) -> str:
@@ -98,16 +101,16 @@ def clean_pseudo(raw: object) -> str:
     return pseudo
 
 
-def is_moderator(account: Account, setting: str) -> bool:
-    """Is `account` among the pseudonyms of `CHOUX_MODERATORS` (comma-separated)?
+def is_moderator(account: Account) -> bool:
+    """May `account` use « Modération »? Named by the operator, and not suspended. (A
+    list of pseudonyms in a setting gave the right to whoever registered one of them.)
 
-    >>> is_moderator(Account(1, "Hector", "p"), " Germaine, ＨＥＣＴＯＲ ,, ")
+    >>> is_moderator(Account(1, "Hector", "p", moderator=True))
     True
-    >>> is_moderator(Account(1, "Hector", "p", suspended=True), "Hector")
+    >>> is_moderator(Account(1, "Hector", "p", suspended=True, moderator=True))
     False
     """
-    keys = {pseudo_key(name.strip()) for name in setting.split(",") if name.strip()}
-    return not account.suspended and pseudo_key(account.pseudo) in keys
+    return account.moderator and not account.suspended
 
 
 def twin_refusal(account: Account) -> str:
@@ -318,11 +321,18 @@ class Accounts:
             accounts_t.c.created_at,
             accounts_t.c.suspended_at,
             accounts_t.c.suspended_reason,
+            accounts_t.c.moderator,
         )
         async with self.store.db.connect() as conn:
             rows = await conn.execute(select(*columns).order_by(accounts_t.c.id))
             return [
-                Listed(row.pseudo, row.created_at, row.suspended_at, row.suspended_reason or "")
+                Listed(
+                    row.pseudo,
+                    row.created_at,
+                    row.suspended_at,
+                    row.suspended_reason or "",
+                    row.moderator,
+                )
                 for row in rows
             ]
 
@@ -347,6 +357,13 @@ class Accounts:
                 update(accounts_t)
                 .where(accounts_t.c.id == account.id)
                 .values(suspended_at=None, suspended_reason=None)
+            )
+
+    async def set_moderator(self, account: Account, moderator: bool) -> None:
+        """Name `account` a moderator, or take the right back (`choux admin moderator`)."""
+        async with self.store.db.begin() as conn:
+            await conn.execute(
+                update(accounts_t).where(accounts_t.c.id == account.id).values(moderator=moderator)
             )
 
     async def suspended_players(self, players: list[str]) -> set[str]:
@@ -382,7 +399,12 @@ class Accounts:
         async with self.store.db.connect() as conn:
             row = (
                 await conn.execute(
-                    select(accounts_t.c.id, accounts_t.c.pseudo, accounts_t.c.player)
+                    select(
+                        accounts_t.c.id,
+                        accounts_t.c.pseudo,
+                        accounts_t.c.player,
+                        accounts_t.c.moderator,
+                    )
                     .join(account_sessions_t, account_sessions_t.c.account_id == accounts_t.c.id)
                     .where(
                         account_sessions_t.c.token_hash == hash_session(token),
@@ -391,7 +413,7 @@ class Accounts:
                     )
                 )
             ).first()
-        return None if row is None else Account(row.id, row.pseudo, row.player)
+        return None if row is None else Account(row.id, row.pseudo, row.player, False, row.moderator)
 
     async def live_sessions(self, tokens: list[str]) -> set[str]:
         """Which of these session tokens still log someone in (not closed, not expired,

@@ -1,4 +1,4 @@
-"""What the site's moderators (`CHOUX_MODERATORS`) may do beyond a table's host: stop any
+"""What the site's moderators (`choux admin moderator`) may do beyond a table's host: stop any
 game (it ends unrated, the journal says so), and take an abusive chat line or argument off
 every page (its text is replaced; the pages get their room, or the game's view, again)."""
 

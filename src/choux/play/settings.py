@@ -143,8 +143,6 @@ class Settings:
     smtp_from: str = _text_env("CHOUX_SMTP_FROM", "Choux <choux@localhost>")
     #: the site's public address, for the links in e-mails (e.g. https://choux.example.org)
     public_url: str = _text_env("CHOUX_PUBLIC_URL", "")
-    #: accounts (pseudonyms, comma-separated) that may use « Modération » (/moderation)
-    moderators: str = _text_env("CHOUX_MODERATORS", "")
     #: chat messages per person and table (a flood is refused in French)
     limit_chat: str = _text_env("CHOUX_LIMIT_CHAT", "5 per 10 seconds")
     #: confirmation links mailed to one address (whoever asks): no flood of someone's inbox
@@ -164,6 +162,17 @@ class Settings:
     log_level: str = _text_env(
         "CHOUX_LOG_LEVEL", "warning", choices=("debug", "info", "warning", "error")
     )
+
+    def retired(self) -> list[str]:
+        """Settings of earlier versions that are no longer read, one French line each: the
+        server starts, but the operator learns what to do instead."""
+        notes = []
+        if os.environ.get("CHOUX_MODERATORS", "").strip():
+            notes.append(
+                "CHOUX_MODERATORS n'est plus lu : nommez chaque modérateur avec « choux admin "
+                "moderator PSEUDO » (le droit est celui du compte, pas du pseudonyme)."
+            )
+        return notes
 
     def problems(self) -> list[str]:
         """What is wrong with the environment's settings, one French line each: the server

@@ -151,6 +151,8 @@ accounts_t = Table(
     # the operator's suspension (`choux admin suspend`): no log-in, no session, off the ladder
     Column("suspended_at", DateTime(timezone=True), nullable=True),
     Column("suspended_reason", String(200), nullable=True),
+    # named by the operator (`choux admin moderator`): « Modération » (/moderation)
+    Column("moderator", Boolean, nullable=False, default=False, server_default=text("false")),
 )
 
 account_sessions_t = Table(

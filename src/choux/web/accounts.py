@@ -237,7 +237,7 @@ async def _account_page(
             "mail": mailer.enabled,
             "email": given.address if given else "",
             "email_confirmed": bool(given and given.confirmed),
-            "moderator": is_moderator(account, request.app.state.settings.moderators),
+            "moderator": is_moderator(account),
         },
         status,
     )

@@ -1,4 +1,5 @@
-"""« Modération » (/moderation): for the accounts named in `CHOUX_MODERATORS` only (anyone
+"""« Modération » (/moderation): for the accounts the operator named (`choux admin
+moderator`) only (anyone
 else gets the site's 404, the page does not exist for them). The tables not over, with a
 way to stop any of them; the site's last chat lines and arguments typed into La parlote's
 moves, with a way to take one off every page (and out of the game's record); suspending an account and lifting a suspension, as `choux admin suspend` and `restore` do. Every action is a form with the
@@ -42,7 +43,7 @@ LINES = 100
 async def moderator(request: Request) -> Account:
     """The logged-in moderator, else TableError 404 (the page does not exist for others)."""
     account = await current_account(request)
-    if account is None or not is_moderator(account, request.app.state.settings.moderators):
+    if account is None or not is_moderator(account):
         raise TableError(NOT_FOUND, 404)
     return account
 

@@ -61,6 +61,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     if problem:  # one clear line each, before anything says « servi »
         print(problem, file=sys.stderr, flush=True)
         raise SystemExit(1)
+    for note in settings.retired():
+        print(note, file=sys.stderr, flush=True)
     try:
         app = create_app(settings)
     except BadLimit as error:
