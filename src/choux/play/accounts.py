@@ -413,7 +413,9 @@ class Accounts:
                     )
                 )
             ).first()
-        return None if row is None else Account(row.id, row.pseudo, row.player, False, row.moderator)
+        return (
+            None if row is None else Account(row.id, row.pseudo, row.player, False, row.moderator)
+        )
 
     async def live_sessions(self, tokens: list[str]) -> set[str]:
         """Which of these session tokens still log someone in (not closed, not expired,
