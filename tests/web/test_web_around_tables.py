@@ -8,6 +8,7 @@ import html
 import re
 import time
 
+from test_web_account_data import post_form
 from test_web_accounts import PASSWORD, login, post, signup
 from test_web_correspondence import create_days_table
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
@@ -231,3 +232,36 @@ def test_the_others_see_how_long_before_a_bot_takes_an_absent_seat(
                 receive_state(alice)
                 wait_for(lambda: not table.bot_at)
                 assert bob.get(f"/t/{code}/etat.json").json()["bot_in"] == {}
+
+
+def test_a_page_that_reconnects_after_a_long_cut_gets_its_seat_back(
+    sqlite_url: str, course: str
+) -> None:
+    """A phone off the network longer than the grace: a bot took its seat. Its page's
+    socket reconnects (no reload): it showed a spectator's view, hand gone, nothing said.
+    The person gets the seat back, as a page load gives it back."""
+    from webhelpers import join, other
+
+    with client(sqlite_url, grace_seconds=0.2) as c:
+        code = create_table(c, course, ["human", "human"], "Alice")
+        bob = other(c)
+        join(bob, code, "Bob")
+        table = c.app.state.service.tables[code]
+        with bob.websocket_connect(f"/t/{code}/ws") as ws:
+            receive_state(ws)
+            with c.websocket_connect(f"/t/{code}/ws") as alice:
+                assert receive_state(alice)["seat"] == 0
+            wait_for(lambda: table.seats[0].kind == "bot")
+            assert table.seats[0].name == "Alice (robot)"
+            with c.websocket_connect(f"/t/{code}/ws") as alice:  # the same page, back
+                state = receive_state(alice)
+                assert state["seat"] == 0
+                assert table.seats[0].kind == "human" and table.seats[0].name == "Alice"
+                assert "Alice reprend sa place" in " ".join(
+                    line for _, line in table.log if isinstance(line, str)
+                )
+        # a seat the person gave away for good stays the bot's
+        assert post_form(c, code, "quitter").status_code == 303
+        with c.websocket_connect(f"/t/{code}/ws") as alice:
+            assert receive_state(alice)["seat"] is None
+        assert table.seats[0].kind == "bot"

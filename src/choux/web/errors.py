@@ -99,6 +99,9 @@ def install(app: FastAPI) -> None:
         return Response(status_code=400)
 
     async def store_away(request: Request, error: Exception) -> Response:
+        if request.scope.get("type") != "http":  # a socket's client that hung up: no answer
+            log.debug("%s: %s", request.url.path, error)
+            return Response(status_code=400)
         log.warning("%s %s: database unavailable: %s", request.method, request.url.path, error)
         return error_response(request, MESSAGES[503], 503)
 

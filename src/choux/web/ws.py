@@ -28,11 +28,12 @@ from urllib.parse import urlsplit
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
+from uvicorn.protocols.utils import ClientDisconnected
 
 from choux.engine.base import IllegalAction
 from choux.play.chat import Speaker, speaker_for
 from choux.play.errors import TableError
-from choux.play.seating import identity_seat
+from choux.play.seating import identity_seat, own_seat
 from choux.play.service import TableService
 from choux.play.settings import Settings
 from choux.play.tables import LiveTable, Subscriber, dumps
@@ -216,6 +217,8 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     sockets[client] += 1
     try:
         await serve_socket(websocket, code)
+    except ClientDisconnected:  # hung up before it was accepted or answered: nothing to say
+        log.debug("table %s: a client left while its socket opened", code)
     finally:
         sockets[client] -= 1
         if sockets[client] <= 0:
@@ -251,6 +254,8 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
     await attach(websocket, session)  # an account session revoked elsewhere: a guest
     wanted = websocket.query_params.get("seat")
     seat = seat_of(table, session, wanted)
+    if seat is None and wanted is None:
+        seat = await back_from_absence(service, table, session)
     if seat is None and table.row.private and not may_watch(table, session):
         await refuse_socket(websocket, 4403, "table privée")
         return
@@ -278,6 +283,26 @@ async def serve_socket(websocket: WebSocket, code: str) -> None:
             task.cancel()
         service.unsubscribe(table, sub)
         registry.remove(session.player, conn)
+
+
+async def back_from_absence(
+    service: TableService, table: LiveTable, session: Session
+) -> int | None:
+    """A person whose seat a bot took while they were away (a network cut longer than the
+    grace) and whose page reconnects gets it back, as a page load gives it back
+    (`seating.arrive`): their page went on showing a spectator's view, hand gone, with
+    nothing to say why. Not a seat the host or the person gave away for good."""
+    mine = own_seat(table, session.player)
+    if mine is None or table.status != "live":
+        return None
+    row = table.seats[mine]
+    if row.kind != "bot" or row.excluded:
+        return None
+    try:
+        await service.return_to_seat(table, mine, session.player)
+    except TableError:
+        return None
+    return mine
 
 
 def shared_seat(table: LiveTable, shared: list[tuple[int, str]], wanted: str) -> int | None:
