@@ -339,3 +339,30 @@ def test_the_health_check_sets_no_cookie(sqlite_url: str) -> None:
         answer = c.get("/healthz")
         assert answer.status_code == 200 and answer.text == "ok"
         assert "set-cookie" not in answer.headers
+
+
+def test_every_page_title_is_plain_text(sqlite_url: str, course: str) -> None:
+    """A page's <title> (its tab, history, bookmarks, what a screen reader says first) is
+    a few words: « Mon compte »'s held a whole pasted section of HTML."""
+    from test_web_accounts import signup
+
+    with client(sqlite_url) as c:
+        assert signup(c, "Titouan").status_code == 303
+        code = create_table(c, course, ["human", "human"], "Titouan")
+        paths = [
+            "/",
+            "/compte",
+            "/compte/supprimer",
+            "/mes-parties",
+            "/joueur/Titouan",
+            f"/classement/{course}",
+            f"/nouvelle?jeu={course}",
+            f"/t/{code}",
+            "/regles/chouine",
+        ]
+        for path in paths:
+            page = c.get(path)
+            assert page.status_code == 200, path
+            titles = re.findall(r"<title>(.*?)</title>", page.text, re.DOTALL)
+            assert len(titles) == 1, path
+            assert "<" not in titles[0] and "\n" not in titles[0] and len(titles[0]) < 90, path
