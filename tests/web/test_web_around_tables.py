@@ -265,3 +265,33 @@ def test_a_page_that_reconnects_after_a_long_cut_gets_its_seat_back(
         with c.websocket_connect(f"/t/{code}/ws") as alice:
             assert receive_state(alice)["seat"] is None
         assert table.seats[0].kind == "bot"
+
+
+def test_a_creator_who_never_opens_a_table_of_bots_is_replaced_in_time(
+    sqlite_url: str, course: str
+) -> None:
+    """A table of its creator and bots starts at once: a creator who never opened its page
+    had no grace running, so the table stayed live for ever, held memory and a lobby line,
+    and a script made them by the dozen. The creator has the grace as anyone absent; once
+    bots play all of a client's such tables, the cap on bot tables applies to them."""
+    with client(sqlite_url, grace_seconds=0.2, bot_pace=5.0, max_bot_tables_per_client=2) as c:
+        codes = [create_table(c, course, ["human", "bot:random"], "Alice") for _ in range(2)]
+        tables = [c.app.state.service.tables[code] for code in codes]
+        wait_for(lambda: all(t.seats[0].kind == "bot" for t in tables))
+        assert all(t.status == "live" for t in tables)
+        page = c.get(f"/nouvelle?jeu={course}")
+        data = {"csrf": csrf_of(page.text), "jeu": course, "joueurs": "2", "pendule": "0"}
+        data |= {"pseudo": "Alice", "place_0": "human", "place_1": "bot:random"}
+        refused = c.post("/tables", data=data, follow_redirects=False)
+        assert refused.status_code == 429, refused.status_code
+        assert "assez de tables de robots" in html.unescape(refused.text)
+
+
+def test_games_being_played_never_push_a_waiting_table_off_the_lobby(
+    sqlite_url: str, course: str
+) -> None:
+    with client(sqlite_url) as c:
+        waiting = create_table(other(c), course, ["human", "human"], "Berthe")
+        for _ in range(45):
+            create_table(c, course, ["human", "bot:random"], "Alice")
+        assert f'href="/t/{waiting}"' in c.get("/").text

@@ -101,6 +101,12 @@ def test_an_absent_player_is_not_replaced_by_a_bot(sqlite_url: str) -> None:
         assert table.move_at > table.row.created_at.timestamp() + HOUR - 60
         alice.portal.call(lambda: asyncio.sleep(0.5))
         assert [s.kind for s in table.seats] == ["human", "human"]
+        # against a bot, the game starts at its creation: Alice has days, not the grace
+        solo = alice.app.state.service.tables[
+            create_days_table(alice, "chouine", second="bot:random")
+        ]
+        alice.portal.call(lambda: asyncio.sleep(0.5))
+        assert solo.status == "live" and [s.kind for s in solo.seats] == ["human", "bot"]
 
 
 def test_at_timeout_a_bot_plays_that_move_even_after_a_restart(sqlite_url: str) -> None:

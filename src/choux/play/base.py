@@ -137,5 +137,8 @@ class ServiceBase:
     def _arm_grace(self, table: LiveTable, seat: int) -> None:  # presence.Presence
         raise NotImplementedError
 
+    def arm_absent_graces(self, table: LiveTable) -> None:  # presence.Presence
+        raise NotImplementedError
+
     async def replace_with_bot(self, table: LiveTable, seat: int, reason: str) -> None:
         raise NotImplementedError  # service.TableService

@@ -112,6 +112,8 @@ class Correspondence(Presence, Scheduler):
         """Make a just-created table a correspondence table and arm its first deadline."""
         await cs.create(self.store, table.row.id, rule)
         self.rules[table.row.id] = rule
+        for seat in range(len(table.seats)):  # they have days: armed at its creation
+            self._cancel(table, f"grace{seat}")
         table.log.append(
             (
                 table.version,

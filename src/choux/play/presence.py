@@ -80,6 +80,12 @@ class Presence(ServiceBase):
             await self.pubsub.mark_present(found, self.presence_ttl)
             await self.pubsub.publish_presence(*dict.fromkeys(code for code, _ in marks))
 
+    def arm_absent_graces(self, table: LiveTable) -> None:
+        """A game that starts: each person with no page open has the grace to come."""
+        for seat in table.seats:
+            if seat.kind == "human" and not table.connections.get(seat.seat):
+                self._arm_grace(table, seat.seat)
+
     def _arm_grace(self, table: LiveTable, seat: int) -> None:
         if self.settings.grace_seconds <= 0 or table.status != "live" or self._closing:
             return

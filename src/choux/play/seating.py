@@ -228,9 +228,7 @@ class Seating(ServiceBase):
         table.log.extend((table.version, event) for event in table.state.opening_events())
         self._cancel(table, "expire")
         self._after_change(table)
-        for other in table.seats:
-            if other.kind == "human" and not table.connections.get(other.seat):
-                self._arm_grace(table, other.seat)
+        self.arm_absent_graces(table)
 
     async def fill_with_bots(self, table: LiveTable) -> None:
         """Quick play: the seats nobody took get bots, and the game starts."""

@@ -239,10 +239,10 @@ class TableService(
         ]
         return sorted(rows, key=lambda t: t.row.id, reverse=True)
 
-    def _check_bot_tables(self, client: str | None) -> None:
+    def _check_bot_tables(self, client: str | None, in_total: bool = True) -> None:
         """Bot-only tables cost CPU without anyone waiting: a few per client, some in all."""
         live = [t for t in self.tables.values() if t.bot_only and t.status == "live"]
-        if len(live) >= self.settings.max_bot_tables:
+        if in_total and len(live) >= self.settings.max_bot_tables:
             raise TableError(
                 "Trop de tables de robots en cours sur ce serveur : réessayez plus tard.", "busy"
             )
@@ -329,6 +329,10 @@ class TableService(
         status = "open" if any(r.kind == "open" for r in rows) else "live"
         if all(r.kind == "bot" for r in rows):
             self._check_bot_tables(client)
+        elif sum(r.kind != "bot" for r in rows) == 1:
+            # its creator and bots: abandoned, bots play it, and a client's such tables count
+            # as its bot tables (a script made them by the dozen, each one played out)
+            self._check_bot_tables(client, in_total=False)
         if status == "open":
             self._check_open_tables(client)
         row = TableRow(
@@ -358,6 +362,9 @@ class TableService(
         table.log.extend((0, line) for line in opening_lines(row, game.title, table.state))
         if status == "live":
             self._after_change(table)
+            # its creator and bots: a creator who never opens the page is replaced in time,
+            # as anyone absent (such a table held a lobby line and memory for ever)
+            self.arm_absent_graces(table)
         else:
             self._arm_expiry(table)
         return table, token

@@ -70,7 +70,9 @@ async def lobby(request: Request) -> Response:
     service = service_of(request)
     await service.load_open_elsewhere()  # several processes: tables made by the others
     tables = []
-    for table in service.listed()[:40]:
+    # the tables waiting for players first: games being played (anyone's, many at once)
+    # never push a table that needs people off the list
+    for table in sorted(service.listed(), key=lambda t: t.status != "open")[:40]:
         tables.append(
             {
                 "code": table.code,
