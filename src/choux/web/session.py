@@ -18,6 +18,10 @@ from starlette.responses import Response
 
 COOKIE = "choux"
 MAX_SEATS = 30
+#: the longest cookie value sent: browsers keep a cookie of 4,096 bytes at most, name and
+#: value together, and silently keep the old one when a new one is longer (a phone playing
+#: many shared-screen tables lost every later seat, and log-ins that followed)
+MAX_COOKIE = 3800
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Session:
         return None
 
     def remember(self, code: str, seat: int, token: str, name: str | None = None) -> None:
+        self.seats.pop(code, None)  # the newest last: the oldest go first
         self.seats[code] = [seat, token]
         while len(self.seats) > MAX_SEATS:
             self.seats.pop(next(iter(self.seats)))
@@ -73,7 +78,9 @@ class Session:
         ]
 
     def remember_shared(self, code: str, seat: int, token: str) -> None:
-        self.shared[code] = [[s, t] for s, t in self.shared_at(code) if s != seat] + [[seat, token]]
+        others = [[s, t] for s, t in self.shared_at(code) if s != seat]
+        self.shared.pop(code, None)  # the newest last: the oldest go first
+        self.shared[code] = [*others, [seat, token]]
         while len(self.shared) > MAX_SEATS:
             self.shared.pop(next(iter(self.shared)))
         self.dirty = True
@@ -119,7 +126,10 @@ class Sessions:
         self.secure = secure
 
     def load(self, conn: HTTPConnection) -> Session:
-        raw = conn.cookies.get(COOKIE)
+        return self.load_value(conn.cookies.get(COOKIE))
+
+    def load_value(self, raw: str | None) -> Session:
+        """The session a cookie's value holds; a new one if it holds none."""
         if raw:
             try:
                 data = self.serializer.loads(raw)
@@ -148,18 +158,9 @@ class Sessions:
         `Secure` over HTTPS (as a trusted proxy says)."""
         if not session.dirty:
             return None
-        value = self.serializer.dumps(
-            {
-                "csrf": session.csrf,
-                "player": session.player,
-                "name": session.name,
-                "seats": session.seats,
-                "shared": session.shared,
-                "auth": session.auth,
-                "invited": session.invited,
-                "watching": session.watching,
-            }
-        )
+        value = self._value(session)
+        while len(value) > MAX_COOKIE and _forget_oldest(session):
+            value = self._value(session)
         carrier = Response()  # Starlette's own cookie formatting, quoting included
         carrier.set_cookie(
             COOKIE,
@@ -171,3 +172,39 @@ class Sessions:
             path="/",
         )
         return carrier.headers["set-cookie"]
+
+    def _value(self, session: Session) -> str:
+        return self.serializer.dumps(
+            {
+                "csrf": session.csrf,
+                "player": session.player,
+                "name": session.name,
+                "seats": session.seats,
+                "shared": session.shared,
+                "auth": session.auth,
+                "invited": session.invited,
+                "watching": session.watching,
+            }
+        )
+
+
+def _forget_oldest(session: Session) -> bool:
+    """Make the cookie smaller by its least needed entry, the oldest first: a seat's token
+    (the identity in the cookie proves the seat as well), then a private table's leave to
+    watch, then a shared-screen table's seats (nothing else proves those); the newest seat
+    and shared table last of all. False when nothing is left to forget."""
+    kinds: tuple[dict[str, Any] | list[str], ...] = (
+        session.seats,
+        session.invited,
+        session.watching,
+        session.shared,
+    )
+    for keep in (1, 0):
+        for entries in kinds:
+            if len(entries) > (keep if isinstance(entries, dict) else 0):
+                if isinstance(entries, dict):
+                    entries.pop(next(iter(entries)))
+                else:
+                    entries.pop(0)
+                return True
+    return False
