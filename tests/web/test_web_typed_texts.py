@@ -27,9 +27,9 @@ INSULT = "Tu joues comme un pied, Bruno"
 SEATS = ["human", "bot:random", "bot:random", "bot:random"]
 
 
-def play_until_argued(ws: Any, text: str) -> dict[str, Any]:
-    """Play the first legal action of each state, the first card with `text` as its
-    argument; the first state that shows that argument."""
+def play_until_argued(ws: Any, text: str, typed: str | None = None) -> dict[str, Any]:
+    """Play the first legal action of each state, the first card with `typed` (else
+    `text`) as its argument; the first state that shows `text`."""
     argued = False
     for _ in range(3000):
         message = ws.receive_json()
@@ -41,7 +41,7 @@ def play_until_argued(ws: Any, text: str) -> dict[str, Any]:
         if legal and message["status"] == "live":
             action = dict(legal[0]["action"])
             if action.get("type") == "jouer" and not argued:
-                action["argument"] = text
+                action["argument"] = text if typed is None else typed
                 argued = True
             ws.send_json({"type": "action", "id": f"a{message['version']}", "action": action})
     raise AssertionError("the argument never showed")
@@ -171,3 +171,18 @@ def test_another_process_s_removal_reaches_the_state_held_here(sqlite_url: str) 
             assert INSULT not in json.dumps(table.actions, ensure_ascii=False)
             for seat in (None, 0, 1):
                 assert INSULT not in json.dumps(table.state.view(seat), ensure_ascii=False)
+
+
+def test_an_argument_is_stored_as_the_players_were_shown_it(sqlite_url: str) -> None:
+    """Control and direction characters were taken out of what the players saw, but the
+    move kept them: the record, its replay and the moderators' list showed « txet » mirrored,
+    with a bell and an isolate in it."""
+    hostile = "\u202etxet desrever\u0007 suite\u2066"
+    with client(sqlite_url) as alice:
+        code = create_table(alice, "parlote", SEATS, "Alice", {"target": "100"})
+        with alice.websocket_connect(f"/t/{code}/ws") as ws:
+            play_until_argued(ws, "txet desrever suite", hostile)
+            seq = argued_move(alice, code, "txet desrever suite")
+        moves, _ = stored(alice, code)
+        assert json.loads(moves[seq - 1])["argument"] == "txet desrever suite"
+        assert not any(c in "".join(moves) for c in "\u202e\u0007\u2066")

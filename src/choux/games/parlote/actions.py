@@ -8,6 +8,7 @@ from typing import ClassVar
 from choux.engine.base import Action, ActionCodec
 from choux.games.parlote import data
 from choux.games.parlote.content import cards_index, content
+from choux.games.parlote.rules import clean_argument
 
 
 def colour_name(colour: str) -> str:
@@ -74,6 +75,12 @@ class Play(Action):
     kind: ClassVar[str] = "jouer"
     card: str
     argument: str = ""
+
+    def __post_init__(self) -> None:
+        # the text as the game reads it (control and direction characters out): what is
+        # stored, replayed and listed for the moderators is what the players were shown
+        if isinstance(self.argument, str):
+            object.__setattr__(self, "argument", clean_argument(self.argument))
 
     def label(self) -> str:
         card = cards_index().get(self.card)
