@@ -608,3 +608,37 @@ def test_a_password_reset_by_the_operator_closes_the_open_pages(sqlite_url: str)
                 for _ in range(50):
                     ws.receive_json()
             assert closed.value.code == 4401
+
+
+def test_names_that_pass_for_another_a_robot_or_the_site_are_refused(sqlite_url: str) -> None:
+    """« AIice » (a capital i) beside « Alice », « BertiIIe86 » beside the account
+    « Bertille86 », « Alice (robot) », « Place 3 », « Spectateur·rice », a name of accents
+    alone or of accents stacked high were all accepted (an outside audit)."""
+    with client(sqlite_url) as bertille:
+        assert signup(bertille, "Bertille86").status_code == 303
+        impostor = other(bertille)
+        impostor.cookies.clear()
+        for twin in ("BertiIIe86", "Berti1le86", "BERTILLE86"):
+            refused = signup(impostor, twin)
+            assert refused.status_code == 409, twin
+        assert "se lit comme celui du compte « Bertille86 »" in text_of(
+            signup(impostor, "BertiIIe86")
+        )
+        assert signup(impostor, "Spectatrice").status_code == 400
+        assert account_count(bertille) == 1
+        code = create_table(bertille, "chouine", ["human", "human", "human"], name="Alice")
+        taken = join(impostor, code, "AIice")
+        assert taken.status_code == 409 and "se lit comme « Alice »" in text_of(taken)
+        assert join(impostor, code, "Berti1le86").status_code == 409  # the account's twin
+        for name, why in (
+            ("Alice (robot)", "réservés aux robots"),
+            ("Place 3", "place libre"),
+            ("Spectateur·rice", "place libre"),
+            ("Compte supprimé", "place libre"),
+            ("\u0301\u0301", "au moins une lettre"),
+            ("Ze\u0301\u0301\u0301\u0301\u0301", "accents empilés"),
+        ):
+            refused = join(impostor, code, name)
+            assert refused.status_code == 400 and why in text_of(refused), name
+        assert join(impostor, code, "Talbot").status_code == 303  # a name, not a robot
+        assert join(other(bertille), code, "Zoé").status_code == 303

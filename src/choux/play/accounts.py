@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from choux.engine.visible import latin_twin, mixes_alphabets
 from choux.play.errors import TableError
-from choux.play.names import MIXED_ALPHABETS, ROBOT_NAME, robot_like
+from choux.play.names import MIXED_ALPHABETS, ROBOT_NAME, SITE_NAME, robot_like, site_like
 from choux.play.store import Store, account_sessions_t, accounts_t
 
 MIN_PSEUDO, MAX_PSEUDO = 3, 24
@@ -93,6 +93,8 @@ def clean_pseudo(raw: object) -> str:
         raise AccountError(MIXED_ALPHABETS)
     if robot_like(pseudo):  # refused at every table: an account could never sit
         raise AccountError(ROBOT_NAME)
+    if site_like(pseudo):
+        raise AccountError(SITE_NAME)
     if not PSEUDO_CHARS.match(pseudo):
         raise AccountError(
             "Un pseudonyme de compte commence par une lettre ou un chiffre, puis lettres, "
@@ -128,6 +130,46 @@ def pseudo_key(pseudo: str) -> str:
     True
     """
     return unicodedata.normalize("NFKC", pseudo).casefold()[:MAX_PSEUDO]
+
+
+#: letters and digits that read alike in common fonts (« I » and « l », « O » and « 0 »),
+#: as `pseudo_key` writes them (casefolded: a capital I is an « i » there)
+LOOKALIKES = ("il1", "o0")
+#: look-alike spellings of a pseudonym looked for at most (each one a key to query)
+MAX_LOOKALIKES = 256
+
+
+def look_key(name: str) -> str:
+    """What a name looks like: `pseudo_key`, Cyrillic and Greek look-alikes read as the
+    Latin letters they pass for, and each group of `LOOKALIKES` as one letter. Two names
+    with the same look are one too many at a table.
+
+    >>> look_key("AIice") == look_key("Alice") == look_key("ALICE")
+    True
+    >>> look_key("\u0421\u043e\u0441\u043e") == look_key("Coco")  # Cyrillic
+    True
+    >>> look_key("B0b") == look_key("bob"), look_key("Léa") == look_key("Lea")
+    (True, False)
+    """
+    key = latin_twin(name) or pseudo_key(name)
+    return "".join(next((g[0] for g in LOOKALIKES if c in g), c) for c in key)
+
+
+def lookalike_keys(pseudo: str) -> set[str]:
+    """The other `pseudo_key`s that read like `pseudo`'s (« aiice », « a1ice » for « Alice »),
+    `MAX_LOOKALIKES` at most (past that, the later letters are taken as they are).
+
+    >>> sorted(lookalike_keys("Al0"))
+    ['a10', 'a1o', 'ai0', 'aio', 'alo']
+    """
+    key = pseudo_key(pseudo)
+    variants = [""]
+    for char in key:
+        group = next((g for g in LOOKALIKES if char in g), char)
+        if len(variants) * len(group) > MAX_LOOKALIKES:
+            group = char
+        variants = [v + c for v in variants for c in group]
+    return set(variants) - {key}
 
 
 def clean_reason(raw: object) -> str:
@@ -196,10 +238,19 @@ class Accounts:
         return Account(int(key[0]), clean, player)
 
     async def twin_of(self, name: str) -> Account | None:
-        """The account whose Latin pseudonym `name`, written in Cyrillic or Greek
-        look-alikes, reads as (« Сосо » for « Coco »); None if there is none."""
+        """The account whose pseudonym `name` reads as without being it: written in
+        Cyrillic or Greek look-alikes (« Сосо » for « Coco »), or with an « I » for an « l »
+        or a « 0 » for an « O » (« AIice » for « Alice »); None if there is none."""
         twin = latin_twin(name)
-        return None if twin is None else await self.by_pseudo(twin)
+        keys = lookalike_keys(twin or name) | ({pseudo_key(twin)} if twin else set())
+        keys.discard(pseudo_key(name))
+        async with self.store.db.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts_t).where(accounts_t.c.pseudo_key.in_(sorted(keys))).limit(1)
+                )
+            ).first()
+        return None if row is None else account_of(row)
 
     async def by_pseudo(self, pseudo: str) -> Account | None:
         async with self.store.db.connect() as conn:

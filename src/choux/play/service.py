@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from choux import games
 from choux.engine.base import JSON, ChouxError, Event, InvalidOptions, State
 from choux.engine.fairness import new_seed
-from choux.engine.record import robot_name
-from choux.play.accounts import Accounts, pseudo_key, twin_refusal
+from choux.engine.record import ROBOT_SUFFIX, robot_name
+from choux.play.accounts import Accounts, look_key, pseudo_key, twin_refusal
 from choux.play.base import ServiceBase, cancel_running
 from choux.play.chat import ChatRoom
 from choux.play.correspondence import Correspondence
@@ -404,9 +404,15 @@ class TableService(
                 seat = free[0]
             if seat not in free:
                 raise TableError("Cette place est déjà prise.", "conflict")
-            taken = {pseudo_key(n) for n in table.names()}
-            if pseudo_key(clean) in taken:
-                raise TableError("Ce pseudonyme est déjà pris à cette table.", "conflict")
+            taken = {look_key(n.removesuffix(ROBOT_SUFFIX)): n for n in table.names()}
+            if look_key(clean) in taken:
+                if pseudo_key(clean) == pseudo_key(taken[look_key(clean)]):
+                    raise TableError("Ce pseudonyme est déjà pris à cette table.", "conflict")
+                raise TableError(
+                    f"Ce pseudonyme se lit comme « {taken[look_key(clean)]} », déjà à cette "
+                    "table : choisissez-en un autre.",
+                    "conflict",
+                )
             token = secrets.token_urlsafe(18)
             row = table.seats[seat]
             claimed = SeatRow(seat, "human", clean, None, hash_token(token), player=player)
