@@ -54,11 +54,20 @@ def _database(db: str | None) -> str:
 @contextlib.asynccontextmanager
 async def _accounts(url: str) -> AsyncIterator[Accounts]:
     """The accounts of the database at `url`, for the time of one command."""
+    from sqlalchemy.engine import make_url
+
     from choux.play.accounts import Accounts  # the database's modules: only when asked
     from choux.play.store import Store
+    from choux.web.startup import explain
 
     store = Store(url)
-    await store.open()
+    try:
+        await store.open()
+    except Exception as error:  # unreachable, refused, corrupt: one line, not a traceback
+        shown = make_url(url).render_as_string(hide_password=True)
+        raise AdminError(
+            f"La base de données {shown} est inutilisable : {explain(error)}"
+        ) from error
     try:
         yield Accounts(store)
     finally:

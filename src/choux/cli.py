@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -367,7 +368,7 @@ def bench(
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port")] = 8000,
+    port: Annotated[int, typer.Option(help="port (1 to 65535)")] = 8000,
     db: Annotated[str | None, typer.Option(help="database URL (default: SQLite file)")] = None,
 ) -> None:
     """Start the web platform."""
@@ -383,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except (ChouxError, InvalidOptions, RecordError) as error:
-        err.print(f"[red]Erreur :[/red] {error}")
+        # the message may hold what was typed (« [/x] »): text, never Rich markup; one line
+        err.print(f"[red]Erreur :[/red] {escape(str(error))}", soft_wrap=True)
         sys.exit(2)
     except typer.Abort:
         err.print("Interrompu.")
@@ -402,6 +404,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             if callable(show):
                 show()
             else:
-                err.print(f"[red]Erreur :[/red] {error}")
+                err.print(f"[red]Erreur :[/red] {escape(str(error))}", soft_wrap=True)
             sys.exit(int(getattr(error, "exit_code", 2) or 2))
         raise

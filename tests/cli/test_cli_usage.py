@@ -130,3 +130,39 @@ def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...]) -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.returncode == 0 and result.stdout.startswith("choux ")
+
+
+def test_what_was_typed_is_shown_as_text_on_one_line(tmp_path: Path) -> None:
+    """An error naming what was typed read it as Rich markup: « [/x] » crashed with a
+    MarkupError traceback, « [bold]Zoé » was shown as « Zoé »; and a long message broke
+    in two lines when stderr was not a terminal."""
+    from choux.play.store import Store
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+
+    async def make() -> None:
+        store = Store(url)
+        await store.open()
+        await store.close()
+
+    import asyncio
+
+    asyncio.run(make())
+    for typed in ("[/x]", "[bold]Zoé"):
+        result = run("admin", "erase", typed, "--yes", "--db", url)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert f"Aucun compte « {typed} »" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_unreachable_database_is_one_french_line_for_the_operator() -> None:
+    result = run("admin", "accounts", "--db", "postgresql://choux@127.0.0.1:1/nulle")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "est inutilisable" in result.stderr
+
+
+def test_a_port_out_of_range_stops_the_start() -> None:
+    """99999 listened on 34463 while the server printed 99999; 0 on a random port."""
+    for port in ("99999", "0", "-5"):
+        result = run("serve", "--port", port)
+        assert result.returncode == 1 and "entre 1 et 65535" in result.stderr, result.stderr

@@ -47,11 +47,20 @@ def banner(host: str, port: int, database: str) -> str:
     return "\n".join(lines)
 
 
+def bad_port(port: int) -> str | None:
+    """Why `port` cannot be listened on, in French (99999 listened on 34463 while the
+    server printed 99999; 0 on a port chosen at random)."""
+    if not 1 <= port <= 65535:
+        return f"Port {port} impossible : choisissez-en un entre 1 et 65535 (--port)."
+    return None
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
     settings = Settings(database_url=database_url or default_database_url())
     problems = settings.problems()
     problem = (
         "\n".join(problems)
+        or bad_port(port)
         or port_taken(host, port)
         or check_url(settings.database_url)
         or check_mail(settings.smtp_url, settings.public_url)
@@ -147,18 +156,24 @@ def log_config(level: str) -> dict[str, Any]:
         "formatters": {
             "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"}
         },
-        "filters": {"repeats": {"()": "choux.web.log_repeats.Repeats"}},
+        "filters": {
+            "repeats": {"()": "choux.web.log_repeats.Repeats"},
+            "secrets": {"()": "choux.web.log_secrets.HideSecrets"},
+        },
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "formatter": "plain",
                 "stream": "ext://sys.stderr",
-                "filters": ["repeats"],
+                "filters": ["repeats", "secrets"],
             }
         },
         "root": {"handlers": ["stderr"], "level": level.upper()},
         "loggers": {
             "uvicorn": {"level": level.upper()},
+            # at « debug » the WebSocket protocol writes every handshake's headers (the
+            # cookie: seat and session tokens) and every frame (a seat's hidden hand) there
+            "uvicorn.error": {"level": "INFO" if level == "debug" else level.upper()},
             # one line per request at « info »: for a look at the traffic, not by default
             "uvicorn.access": {"level": "INFO" if level in ("debug", "info") else "WARNING"},
             # the database drivers' debug lines carry every query's parameters: the cookie
