@@ -217,3 +217,18 @@ def test_the_rematch_of_a_game_over_days_is_over_days_too(sqlite_url: str) -> No
         rule = alice.portal.call(service.rule_for, new)
         assert rule is not None and (rule.move_seconds, rule.on_timeout) == (HOUR, "abandon")
         assert any("Partie par correspondance" in str(text) for _, text in new.log)
+
+
+def test_a_game_the_clock_played_alone_is_not_rated(sqlite_url: str) -> None:
+    """Found by an outside audit: a rematch nobody played (every move the timeout bot's,
+    no action with a client id) moved the ladder and counted a win. A seat whose every
+    move was the clock's counts as a seat replaced by a robot; a game where no person
+    made a move is not rated at all. Read from the stored actions (client id)."""
+    fast = {"correspondence_scale": 1e-5, "correspondence_poll_seconds": 0.05}
+    with client(sqlite_url, **fast) as alice:
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        service = alice.app.state.service
+        wait_for(lambda: stored(alice, code).status == "over", timeout=60)
+        assert service.tables[code].record_id is not None  # played to its end, by the clock
+        assert alice.portal.call(service.store.ladder, "chouine") == []
