@@ -232,3 +232,25 @@ def test_a_game_the_clock_played_alone_is_not_rated(sqlite_url: str) -> None:
         wait_for(lambda: stored(alice, code).status == "over", timeout=60)
         assert service.tables[code].record_id is not None  # played to its end, by the clock
         assert alice.portal.call(service.store.ladder, "chouine") == []
+
+
+def test_after_a_restart_the_journal_still_says_the_game_is_over_days(sqlite_url: str) -> None:
+    """The line « Partie par correspondance : … » lived in memory only: a restarted server
+    rebuilt the journal without it. It is said again, at the same place."""
+    with client(sqlite_url, correspondence_scale=1000.0) as alice:
+        service = alice.app.state.service
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        solo = create_days_table(alice, "chouine", second="bot:random")  # live at once
+        wait_for(lambda: service.tables[solo].move_at is not None)
+        before = {c: [text for _, text in service.tables[c].log] for c in (code, solo)}
+        line = "Partie par correspondance : 1 heure par coup ; au-delà, un robot joue le coup."
+        assert all(line in lines for lines in before.values())
+    with client(sqlite_url, correspondence_scale=1000.0) as again:
+        service = again.app.state.service
+        for c in (code, solo):
+            table = again.portal.call(service.get, c)  # rebuilt at start (the lobby's)
+            assert [text for _, text in table.log] == before[c]
+            service.tables.pop(c)  # out of memory: rebuilt at its first visit
+            table = again.portal.call(service.get, c)
+            assert [text for _, text in table.log] == before[c]

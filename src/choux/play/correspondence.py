@@ -61,6 +61,13 @@ def decision_of(state: State, seat: int) -> frozenset[str]:
     return frozenset(action.kind for action in state.legal_actions(seat))
 
 
+def days_line(rule: Rule) -> str:
+    """What the journal says of a correspondence table, from its rule."""
+    pace = MOVE_TIMES.get(rule.move_seconds) or f"{rule.move_seconds} secondes"
+    what = ON_TIMEOUT.get(rule.on_timeout, rule.on_timeout)
+    return f"Partie par correspondance : {pace} par coup ; au-delà, {what}."
+
+
 def abandoned_line(table: LiveTable) -> str:
     """What the log says of a game abandoned at its deadline (the seats it waited for)."""
     late = [table.names()[s] for s in table.state.actors()]
@@ -112,15 +119,40 @@ class Correspondence(Presence, Scheduler):
         """Make a just-created table a correspondence table and arm its first deadline."""
         await cs.create(self.store, table.row.id, rule)
         self.rules[table.row.id] = rule
-        table.log.append(
-            (
-                table.version,
-                f"Partie par correspondance : {MOVE_TIMES[rule.move_seconds]} par coup ; "
-                f"au-delà, {ON_TIMEOUT[rule.on_timeout]}.",
-            )
-        )
+        table.log.append((table.version, days_line(rule)))
         if table.status == "live":
             self._after_change(table)
+
+    async def know_rules(self, table_ids: list[int]) -> None:
+        """Read the rules of tables about to be rebuilt, in one query (start-up)."""
+        try:
+            rules = await cs.rules_of(self.store, table_ids)
+        except Exception as error:  # each table reads its own later
+            log.warning("correspondence rules not read: %s", error)
+            return
+        for table_id, rule in rules.items():
+            self.rules.setdefault(table_id, rule)
+
+    async def recall_rule(self, table: LiveTable) -> None:
+        """A table rebuilt from the store: its journal says again that it is played over
+        days, where it said it when the table was made (that line lived in memory only: a
+        restarted server showed the game as one played in one sitting). Its place: right
+        after « Table ouverte » for a table that waited for players (made a correspondence
+        table before anyone joined), else after the game's opening lines (a table live at
+        once, against bots), as `opening_lines` tells them apart."""
+        try:
+            rule = await self.rule_for(table)
+        except Exception as error:  # the store away: the journal as it is
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            return
+        if rule is None:
+            return
+        line = days_line(rule)
+        if any(text == line for _, text in table.log):
+            return
+        waited = any(s.kind == "human" and s.name and not s.host for s in table.row.seats)
+        at = next((i for i, (v, _) in enumerate(table.log) if v > 0), len(table.log))
+        table.log.insert(min(1, at) if waited else at, (0, line))
 
     async def rule_for(self, table: LiveTable) -> Rule | None:
         if table.row.id not in self.rules:
