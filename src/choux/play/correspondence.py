@@ -51,6 +51,10 @@ OPEN_SECONDS = 7 * 86400
 #: seconds before the same due deadline is tried again when firing it did nothing
 REFIRE_SECONDS = 5.0
 
+#: after this many of a person's moves in a row played by the clock, their turns at that
+#: table are no longer notified (mail, push), until they make a move of their own again
+QUIET_AFTER_TIMEOUTS = 3
+
 #: called when it becomes these seats' turn at a correspondence table (notifications)
 TurnHook = Callable[[LiveTable, list[int]], Awaitable[None]]
 
@@ -66,6 +70,21 @@ def days_line(rule: Rule) -> str:
     pace = MOVE_TIMES.get(rule.move_seconds) or f"{rule.move_seconds} secondes"
     what = ON_TIMEOUT.get(rule.on_timeout, rule.on_timeout)
     return f"Partie par correspondance : {pace} par coup ; au-delà, {what}."
+
+
+def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
+    """How many of `seat`'s last moves in a row the clock played: its moves since the last
+    one of the person's own (a person's move carries their page's client id, kept in
+    `client_ids` from the store, so this survives a restart)."""
+    own = {seq for (s, _), seq in table.client_ids.items() if s == seat}
+    count = 0
+    for seq in range(len(table.actions), 0, -1):
+        if table.actions[seq - 1][0] != seat:
+            continue
+        if seq in own:
+            break
+        count += 1
+    return count
 
 
 def abandoned_line(table: LiveTable) -> str:
@@ -238,6 +257,9 @@ class Correspondence(Presence, Scheduler):
         self._waited[table.row.id] = (version, frozenset(waited), due, menus)
         already = before[1] if before is not None and before[0] == version - 1 else frozenset()
         told = [s for s in waited if s != mover and s not in already]
+        # a person the clock has kept playing for is not told every move of a whole game
+        # (one mail an hour at an hour's pace): quiet until they play again
+        told = [s for s in told if timeouts_in_a_row(table, s) < QUIET_AFTER_TIMEOUTS]
         if stored is True and told:
             for hook in self.turn_hooks:
                 self._days_task(self._run_hook(hook, table, told))
