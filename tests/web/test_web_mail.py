@@ -117,3 +117,43 @@ def test_without_smtp_no_address_is_taken(sqlite_url: str) -> None:
             "confirmed": False,
         }
         assert give_address(c, code, "a@example.org").status_code == 404
+
+
+def mailed_pair(alice: Any, sink: Sink, seconds: int = 3600) -> tuple[str, Any]:
+    """Alice's correspondence Chouine, both Alice and Bob with a confirmed address, Bob not
+    seated yet: the code and Bob's client."""
+    code = create_days_table(alice, "chouine", seconds=seconds)
+    assert give_address(alice, code, "alice@example.org").is_success
+    bob = other(alice)
+    assert give_address(bob, code, "bob@example.org").is_success
+    wait_for(lambda: len(sink.messages) == 2)
+    for mail in sink.messages:
+        confirm(other(alice), mail)
+    return code, bob
+
+
+def test_whose_join_starts_the_game_is_not_mailed_while_their_page_loads(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    """Found by an outside audit: the person whose join started the game got « À vous de
+    jouer » while their page was loading (no socket yet when the turn was told). A turn
+    mail waits a few seconds, then looks again."""
+    sink, url = smtp
+    settings = {"smtp_url": url, "public_url": "https://choux.example"}
+    with client(sqlite_url, turn_mail_grace_seconds=1.0, **settings) as alice:
+        code, bob = mailed_pair(alice, sink)
+        join(bob, code, "Bob")
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            receive_state(wa), receive_state(wb)
+            alice.portal.call(asyncio.sleep, 2.0)
+        assert len(sink.messages) == 2  # the two confirmations only
+        # nobody comes: the turn is mailed, after the grace
+        table = alice.app.state.service.tables[code]
+        waited = table.state.actors()[0]
+        before = len(sink.messages)
+        alice.portal.call(table.connections.clear)
+        alice.portal.call(alice.app.state.mailer.notify_turn, table, [waited])
+        assert len(sink.messages) == before + 1

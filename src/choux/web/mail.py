@@ -3,8 +3,9 @@ links that let an account choose a new password (`password_reset.py`), and the l
 confirms an address first (`email_confirm.py`): nothing else goes to an address before.
 
 A person gives an address on a table page (kept under their guest identity); when a
-correspondence table starts waiting for them and they have no page open on it, one short
-message names the table and links to it. Sending runs in a thread (smtplib); a failure is
+correspondence table starts waiting for them and they have no page open on it a few
+seconds later (`turn_mail_grace_seconds`: the person whose join started the game is still
+loading its page), one short message names the table and links to it. Sending runs in a thread (smtplib); a failure is
 logged and never reaches the game.
 """
 
@@ -62,9 +63,17 @@ class Mailer:
         return address, pending
 
     async def notify_turn(self, table: LiveTable, seats: list[int]) -> None:
-        """The turn hook: mail the waited-for people who have no page open on the table."""
+        """The turn hook: mail the waited-for people who have no page open on the table a
+        few seconds later (whose join started the game has no socket yet: its page loads)
+        and whom the table still waits for then."""
         if not self.enabled:
             return
+        if self.settings.turn_mail_grace_seconds > 0:
+            await asyncio.sleep(self.settings.turn_mail_grace_seconds)
+            if table.status != "live":
+                return
+            actors = table.state.actors()
+            seats = [s for s in seats if s in actors]
         away = [
             table.seats[s].player
             for s in seats
