@@ -17,6 +17,8 @@ from test_web_correspondence import create_days_table
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, csrf_of, join, other, receive_state, wait_for
 
+from choux.play.correspondence_store import Rule
+
 
 class Sink:
     def __init__(self) -> None:
@@ -157,3 +159,31 @@ def test_whose_join_starts_the_game_is_not_mailed_while_their_page_loads(
         alice.portal.call(table.connections.clear)
         alice.portal.call(alice.app.state.mailer.notify_turn, table, [waited])
         assert len(sink.messages) == before + 1
+
+
+def test_the_turn_mail_names_the_others_and_says_the_time_left(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    sink, url = smtp
+    with client(sqlite_url, smtp_url=url, public_url="https://choux.example") as alice:
+        code, bob = mailed_pair(alice, sink, seconds=86400)
+        join(bob, code, "Bob")
+        wait_for(lambda: len(sink.messages) == 3)
+        table = alice.app.state.service.tables[code]
+        waited = table.state.actors()[0]
+        mail = sink.messages[2]
+        assert mail["To"] == ("alice@example.org" if waited == 0 else "bob@example.org")
+        body = mail.get_content()  # type: ignore[attr-defined]
+        assert f"Autour de la table : {'Bob' if waited == 0 else 'Alice'}." in body, body
+        assert (
+            "Il vous reste 23 h 59 min pour jouer ; au-delà, un robot joue à votre place." in body
+        ), body
+        assert f"https://choux.example/t/{code}" in body
+        # the last mail before the robot plays on without telling: it says so
+        seat = waited
+        table.actions[:] = [(seat, {}), (1 - seat, {}), (seat, {})]  # two clock moves
+        warned = alice.app.state.mailer.message(table, "x@example.org", seat, Rule(3600, "bot"))
+        assert "Le robot a joué vos 2 derniers coups" in warned.get_content()  # type: ignore[attr-defined]
+        table.actions[:] = [(1 - seat, {}), (seat, {})]
+        plain = alice.app.state.mailer.message(table, "x@example.org", seat, Rule(3600, "bot"))
+        assert "Le robot a joué" not in plain.get_content()  # type: ignore[attr-defined]
