@@ -125,10 +125,12 @@ class Mailer:
         except Exception as error:  # the mail says less, it still goes
             log.warning("table %s: correspondence rule not read: %s", table.code, error)
             rule = None
+        mailed: set[str] = set()
         for seat, player in away.items():
             address = addresses.get(player or "")
-            if address is None:
-                continue
+            if address is None or address in mailed:
+                continue  # one identity at two seats: one mail
+            mailed.add(address)
             message = self.message(table, address, seat, rule)
             try:
                 await asyncio.to_thread(self._send, message)
