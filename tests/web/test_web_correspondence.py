@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -223,3 +224,83 @@ def test_the_rematch_of_a_game_over_days_is_over_days_too(sqlite_url: str) -> No
         rule = alice.portal.call(service.rule_for, new)
         assert rule is not None and (rule.move_seconds, rule.on_timeout) == (HOUR, "abandon")
         assert any("Partie par correspondance" in str(text) for _, text in new.log)
+
+
+def test_a_game_the_clock_played_alone_is_not_rated(sqlite_url: str) -> None:
+    """Found by an outside audit: a rematch nobody played (every move the timeout bot's,
+    no action with a client id) moved the ladder and counted a win. A seat whose every
+    move was the clock's counts as a seat replaced by a robot; a game where no person
+    made a move is not rated at all. Read from the stored actions (client id)."""
+    fast = {"correspondence_scale": 1e-5, "correspondence_poll_seconds": 0.05}
+    with client(sqlite_url, **fast) as alice:
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        service = alice.app.state.service
+        wait_for(lambda: stored(alice, code).status == "over", timeout=60)
+        assert service.tables[code].record_id is not None  # played to its end, by the clock
+        assert alice.portal.call(service.store.ladder, "chouine") == []
+
+
+def test_after_a_restart_the_journal_still_says_the_game_is_over_days(sqlite_url: str) -> None:
+    """The line « Partie par correspondance : … » lived in memory only: a restarted server
+    rebuilt the journal without it. It is said again, at the same place."""
+    with client(sqlite_url, correspondence_scale=1000.0) as alice:
+        service = alice.app.state.service
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        solo = create_days_table(alice, "chouine", second="bot:random")  # live at once
+        wait_for(lambda: service.tables[solo].move_at is not None)
+        before = {c: [text for _, text in service.tables[c].log] for c in (code, solo)}
+        line = "Partie par correspondance : 1 heure par coup ; au-delà, un robot joue le coup."
+        assert all(line in lines for lines in before.values())
+    with client(sqlite_url, correspondence_scale=1000.0) as again:
+        service = again.app.state.service
+        for c in (code, solo):
+            table = again.portal.call(service.get, c)  # rebuilt at start (the lobby's)
+            assert [text for _, text in table.log] == before[c]
+            service.tables.pop(c)  # out of memory: rebuilt at its first visit
+            table = again.portal.call(service.get, c)
+            assert [text for _, text in table.log] == before[c]
+
+
+def test_a_person_the_clock_keeps_playing_for_is_told_no_more_until_they_play(
+    sqlite_url: str,
+) -> None:
+    """Found by an outside audit: absent players got « À vous de jouer » for every move of
+    a game the timeout bot played (one mail an hour). After three of a person's moves in a
+    row played by the clock, their turns are no longer notified, until they play again."""
+    fast = {"correspondence_scale": 1e-4, "correspondence_poll_seconds": 0.05}
+    with client(sqlite_url, **fast) as alice:
+        service = alice.app.state.service
+        told: list[tuple[int, int]] = []  # (seat, how many of its moves were played then)
+
+        async def hook(table: Any, seats: list[int]) -> None:
+            told.extend((s, sum(1 for seat, _ in table.actions if seat == s)) for s in seats)
+
+        service.turn_hooks.append(hook)
+        code = create_days_table(alice, "chouine")
+        join(other(alice), code, "Bob")
+        table = service.tables[code]
+        wait_for(lambda: table.version >= 12, timeout=30)
+        service.settings.correspondence_scale = 1000.0  # the next deadlines: far away
+        wait_for(lambda: table.move_at is not None and table.move_at > time.time() + 60)
+        assert {seat for seat, _ in told} == {0, 1}  # both were told at first
+        assert all(played < 3 for _, played in told), told  # and not after three timeouts
+
+        def clock_plays() -> None:
+            version = table.version
+            wait_for(lambda: table.move_at is not None)  # this version's deadline is stored
+            alice.portal.call(due_now, alice.app.state.store)
+            wait_for(lambda: table.version > version)
+
+        while 0 not in table.state.actors():
+            clock_plays()
+        move = table.state.legal_actions(0)[0].to_json()
+        alice.portal.call(service.act, table, 0, move, "alice-back")  # Alice plays again
+        count = len(told)
+        for _ in range(6):
+            if any(seat == 0 for seat, _ in told[count:]) or table.status != "live":
+                break
+            clock_plays()
+            alice.portal.call(asyncio.sleep, 0.1)
+        assert any(seat == 0 for seat, _ in told[count:]), told[count:]

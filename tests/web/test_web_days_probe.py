@@ -221,7 +221,13 @@ def test_an_abandoned_correspondence_game_stays_in_my_games(sqlite_url: str) -> 
 
             wait_for(says_why)
             log = visitor.get(f"/t/{code}/etat.json").json()["log"]
-            assert sum("abandonnée" in line["text"] for line in log) == 1
+            assert sum("abandonnée, non classée" in line["text"] for line in log) == 1
+            # and that it was a game over days whose rule was to abandon it
+            rules = [line["text"] for line in log if "Partie par correspondance" in line["text"]]
+            assert rules == [
+                "Partie par correspondance : 1 heure par coup ; au-delà, la partie est "
+                "abandonnée (non classée)."
+            ]
 
 
 def test_a_public_profile_does_not_list_private_games(sqlite_url: str, course: str) -> None:

@@ -17,6 +17,8 @@ from test_web_correspondence import create_days_table
 from web_fixtures import sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import client, csrf_of, join, other, receive_state, wait_for
 
+from choux.play.correspondence_store import Rule
+
 
 class Sink:
     def __init__(self) -> None:
@@ -117,3 +119,71 @@ def test_without_smtp_no_address_is_taken(sqlite_url: str) -> None:
             "confirmed": False,
         }
         assert give_address(c, code, "a@example.org").status_code == 404
+
+
+def mailed_pair(alice: Any, sink: Sink, seconds: int = 3600) -> tuple[str, Any]:
+    """Alice's correspondence Chouine, both Alice and Bob with a confirmed address, Bob not
+    seated yet: the code and Bob's client."""
+    code = create_days_table(alice, "chouine", seconds=seconds)
+    assert give_address(alice, code, "alice@example.org").is_success
+    bob = other(alice)
+    assert give_address(bob, code, "bob@example.org").is_success
+    wait_for(lambda: len(sink.messages) == 2)
+    for mail in sink.messages:
+        confirm(other(alice), mail)
+    return code, bob
+
+
+def test_whose_join_starts_the_game_is_not_mailed_while_their_page_loads(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    """Found by an outside audit: the person whose join started the game got « À vous de
+    jouer » while their page was loading (no socket yet when the turn was told). A turn
+    mail waits a few seconds, then looks again."""
+    sink, url = smtp
+    settings = {"smtp_url": url, "public_url": "https://choux.example"}
+    with client(sqlite_url, turn_mail_grace_seconds=1.0, **settings) as alice:
+        code, bob = mailed_pair(alice, sink)
+        join(bob, code, "Bob")
+        with (
+            alice.websocket_connect(f"/t/{code}/ws") as wa,
+            bob.websocket_connect(f"/t/{code}/ws") as wb,
+        ):
+            receive_state(wa), receive_state(wb)
+            alice.portal.call(asyncio.sleep, 2.0)
+        assert len(sink.messages) == 2  # the two confirmations only
+        # nobody comes: the turn is mailed, after the grace
+        table = alice.app.state.service.tables[code]
+        waited = table.state.actors()[0]
+        before = len(sink.messages)
+        alice.portal.call(table.connections.clear)
+        alice.portal.call(alice.app.state.mailer.notify_turn, table, [waited])
+        assert len(sink.messages) == before + 1
+
+
+def test_the_turn_mail_names_the_others_and_says_the_time_left(
+    sqlite_url: str, smtp: tuple[Sink, str]
+) -> None:
+    sink, url = smtp
+    with client(sqlite_url, smtp_url=url, public_url="https://choux.example") as alice:
+        code, bob = mailed_pair(alice, sink, seconds=86400)
+        join(bob, code, "Bob")
+        wait_for(lambda: len(sink.messages) == 3)
+        table = alice.app.state.service.tables[code]
+        waited = table.state.actors()[0]
+        mail = sink.messages[2]
+        assert mail["To"] == ("alice@example.org" if waited == 0 else "bob@example.org")
+        body = mail.get_content()  # type: ignore[attr-defined]
+        assert f"Autour de la table : {'Bob' if waited == 0 else 'Alice'}." in body, body
+        assert (
+            "Il vous reste 23 h 59 min pour jouer ; au-delà, un robot joue à votre place." in body
+        ), body
+        assert f"https://choux.example/t/{code}" in body
+        # the last mail before the robot plays on without telling: it says so
+        seat = waited
+        table.actions[:] = [(seat, {}), (1 - seat, {}), (seat, {})]  # two clock moves
+        warned = alice.app.state.mailer.message(table, "x@example.org", seat, Rule(3600, "bot"))
+        assert "Le robot a joué vos 2 derniers coups" in warned.get_content()  # type: ignore[attr-defined]
+        table.actions[:] = [(1 - seat, {}), (seat, {})]
+        plain = alice.app.state.mailer.message(table, "x@example.org", seat, Rule(3600, "bot"))
+        assert "Le robot a joué" not in plain.get_content()  # type: ignore[attr-defined]

@@ -161,3 +161,17 @@ def test_the_parlote_referee_is_not_a_competitor() -> None:
     assert parlote.competitors(5, {"mode": "arbitre"}) == (0, 1, 2, 3)
     assert parlote.competitors(4, {}) == (0, 1, 2, 3)
     assert games.get("chouine").competitors(3, {}) == (0, 1, 2)
+
+
+def test_a_seat_the_clock_played_for_is_not_rated() -> None:
+    """A person whose every move was played by the clock (a correspondence timeout) is
+    rated as a person replaced by a robot: not at all."""
+    ana, bob = ("human", "Ana", None, "guest-ana"), ("human", "Bob", None, "guest-bob")
+    cid = ("human", "Cid", None, "guest-cid")
+    assert [e.player for e in entrants([ana, bob, cid], [1, 2, 3], [0, 1, 2], {1})] == [
+        "guest-ana",
+        "guest-cid",
+    ]
+    assert entrants([ana, bob], [1, 2], [0, 1], {1}) == []  # one person left: nobody
+    bot = ("bot", "Robot", "greedy", None)
+    assert entrants([ana, bot], [2, 1], [0, 1], {0}) == []  # the bot alone is not rated

@@ -82,6 +82,7 @@ def settings(url: str, **overrides: Any) -> Settings:
         "limit_messages": "",
         "limit_replay": "",
         "restore_quiet_seconds": 0.0,
+        "turn_mail_grace_seconds": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

@@ -51,6 +51,10 @@ OPEN_SECONDS = 7 * 86400
 #: seconds before the same due deadline is tried again when firing it did nothing
 REFIRE_SECONDS = 5.0
 
+#: after this many of a person's moves in a row played by the clock, their turns at that
+#: table are no longer notified (mail, push), until they make a move of their own again
+QUIET_AFTER_TIMEOUTS = 3
+
 #: called when it becomes these seats' turn at a correspondence table (notifications)
 TurnHook = Callable[[LiveTable, list[int]], Awaitable[None]]
 
@@ -59,6 +63,28 @@ def decision_of(state: State, seat: int) -> frozenset[str]:
     """What `seat` is asked: the kinds of its legal actions (« prepare »; a bid, a pass or
     a coinche), to tell the same decision still open from a new one."""
     return frozenset(action.kind for action in state.legal_actions(seat))
+
+
+def days_line(rule: Rule) -> str:
+    """What the journal says of a correspondence table, from its rule."""
+    pace = MOVE_TIMES.get(rule.move_seconds) or f"{rule.move_seconds} secondes"
+    what = ON_TIMEOUT.get(rule.on_timeout, rule.on_timeout)
+    return f"Partie par correspondance : {pace} par coup ; au-delà, {what}."
+
+
+def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
+    """How many of `seat`'s last moves in a row the clock played: its moves since the last
+    one of the person's own (a person's move carries their page's client id, kept in
+    `client_ids` from the store, so this survives a restart)."""
+    own = {seq for (s, _), seq in table.client_ids.items() if s == seat}
+    count = 0
+    for seq in range(len(table.actions), 0, -1):
+        if table.actions[seq - 1][0] != seat:
+            continue
+        if seq in own:
+            break
+        count += 1
+    return count
 
 
 def abandoned_line(table: LiveTable) -> str:
@@ -114,15 +140,40 @@ class Correspondence(Presence, Scheduler):
         self.rules[table.row.id] = rule
         for seat in range(len(table.seats)):  # they have days: armed at its creation
             self._cancel(table, f"grace{seat}")
-        table.log.append(
-            (
-                table.version,
-                f"Partie par correspondance : {MOVE_TIMES[rule.move_seconds]} par coup ; "
-                f"au-delà, {ON_TIMEOUT[rule.on_timeout]}.",
-            )
-        )
+        table.log.append((table.version, days_line(rule)))
         if table.status == "live":
             self._after_change(table)
+
+    async def know_rules(self, table_ids: list[int]) -> None:
+        """Read the rules of tables about to be rebuilt, in one query (start-up)."""
+        try:
+            rules = await cs.rules_of(self.store, table_ids)
+        except Exception as error:  # each table reads its own later
+            log.warning("correspondence rules not read: %s", error)
+            return
+        for table_id, rule in rules.items():
+            self.rules.setdefault(table_id, rule)
+
+    async def recall_rule(self, table: LiveTable) -> None:
+        """A table rebuilt from the store: its journal says again that it is played over
+        days, where it said it when the table was made (that line lived in memory only: a
+        restarted server showed the game as one played in one sitting). Its place: right
+        after « Table ouverte » for a table that waited for players (made a correspondence
+        table before anyone joined), else after the game's opening lines (a table live at
+        once, against bots), as `opening_lines` tells them apart."""
+        try:
+            rule = await self.rule_for(table)
+        except Exception as error:  # the store away: the journal as it is
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            return
+        if rule is None:
+            return
+        line = days_line(rule)
+        if any(text == line for _, text in table.log):
+            return
+        waited = any(s.kind == "human" and s.name and not s.host for s in table.row.seats)
+        at = next((i for i, (v, _) in enumerate(table.log) if v > 0), len(table.log))
+        table.log.insert(min(1, at) if waited else at, (0, line))
 
     async def rule_for(self, table: LiveTable) -> Rule | None:
         if table.row.id not in self.rules:
@@ -208,6 +259,9 @@ class Correspondence(Presence, Scheduler):
         self._waited[table.row.id] = (version, frozenset(waited), due, menus)
         already = before[1] if before is not None and before[0] == version - 1 else frozenset()
         told = [s for s in waited if s != mover and s not in already]
+        # a person the clock has kept playing for is not told every move of a whole game
+        # (one mail an hour at an hour's pace): quiet until they play again
+        told = [s for s in told if timeouts_in_a_row(table, s) < QUIET_AFTER_TIMEOUTS]
         if stored is True and told:
             for hook in self.turn_hooks:
                 self._days_task(self._run_hook(hook, table, told))

@@ -76,6 +76,24 @@ async def rule_of(store: Store, table_id: int) -> Rule | None:
     return None if row is None else Rule(int(row.move_seconds), str(row.on_timeout))
 
 
+async def rules_of(store: Store, table_ids: list[int]) -> dict[int, Rule | None]:
+    """The rule of each of `table_ids` (None: not a correspondence table), in one query."""
+    found: dict[int, Rule | None] = dict.fromkeys(table_ids)
+    if not table_ids:
+        return found
+    async with store.db.connect() as conn:
+        rows = await conn.execute(
+            select(
+                correspondence_t.c.table_id,
+                correspondence_t.c.move_seconds,
+                correspondence_t.c.on_timeout,
+            ).where(correspondence_t.c.table_id.in_(table_ids))
+        )
+        for row in rows:
+            found[int(row.table_id)] = Rule(int(row.move_seconds), str(row.on_timeout))
+    return found
+
+
 async def set_due(
     store: Store, table_id: int, version: int, due_at: datetime | None
 ) -> datetime | bool | None:

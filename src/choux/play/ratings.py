@@ -3,7 +3,9 @@
 Who is rated: a person who sat down with the guest identity of their browser cookie, and
 each bot level (one rating per level and game, so the ladder also shows how strong the bots
 are). Not rated: seats played from a shared screen by someone else, a person replaced by a
-bot during the game, a referee, and games with no rated person at all (bot-only tables).
+bot during the game, a person whose every move was played by the clock (the timeout bot of
+a correspondence game, or a move clock: they did not play, as if replaced), a referee, and
+games with no rated person at all (bot-only tables, or nobody made a move of their own).
 
 Seats that share a final rank form one team for the update: partners in a team game finish
 together, and a tie between opponents is a draw either way. A bot level may hold several
@@ -13,7 +15,7 @@ level's rating and the level keeps their mean.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -66,8 +68,11 @@ def entrants(
     seats: Sequence[tuple[str, str | None, str | None, str | None]],
     ranks: Sequence[int],
     competitors: Sequence[int],
+    clocked: Collection[int] = (),
 ) -> list[Entrant]:
-    """The rated seats of a game from its seats (kind, name, level, player) and ranks.
+    """The rated seats of a game from its seats (kind, name, level, player) and ranks;
+    `clocked`: the people's seats whose every move the clock played (not rated, as a person
+    replaced by a bot).
 
     >>> seats = [("human", "Ana", None, "p1"), ("bot", "Robot", "greedy", None)]
     >>> [e.player for e in entrants(seats, [2, 1], [0, 1])]
@@ -80,7 +85,7 @@ def entrants(
         if seat >= len(seats) or seat >= len(ranks):
             continue
         kind, name, level, player = seats[seat]
-        if kind == "human" and player:
+        if kind == "human" and player and seat not in clocked:
             found.append(Entrant(player, name or "?", ranks[seat]))
         elif kind == "bot" and player is None and level:  # a replaced person is not rated
             found.append(Entrant(BOT_PREFIX + level, name or level, ranks[seat]))

@@ -112,12 +112,14 @@ class TableService(
         rows = await self.store.load_tables(("open",))
         if not self.settings.redis_url:  # with several, each process holds only what it serves
             rows += await self.store.load_tables(("live",), public_newest=LOBBY_TABLES)
+        await self.know_rules([row.id for row in rows])
         for row in rows:
             try:
                 table = self._rebuild(row)
             except Exception:  # a broken or missing game must not stop the others
                 log.exception("cannot restore table %s (%s)", row.code, row.game)
                 continue
+            await self.recall_rule(table)
             self.tables[row.code] = table
             if row.status != "open":
                 continue  # asleep: no bot, no clock until its first visit
@@ -214,6 +216,7 @@ class TableService(
             table = self._rebuild(row)
         except ChouxError as error:
             raise TableError(f"Cette table ne peut pas être rechargée : {error}", "gone") from error
+        await self.recall_rule(table)
         other = self.tables.get(code)
         if other is not None:  # loaded meanwhile by another request
             return other

@@ -130,6 +130,9 @@ class Settings:
     )
     #: multiplies correspondence move times (tests and demos: 1/3600 makes an hour a second)
     correspondence_scale: float = _number_env("CHOUX_CORRESPONDENCE_SCALE", 1.0, above=True)
+    #: seconds a turn mail waits before it looks whether the person has the table's page
+    #: open (the person whose join started the game is still loading it)
+    turn_mail_grace_seconds: float = _number_env("CHOUX_TURN_MAIL_GRACE_SECONDS", 10)
     #: the operator's contact in the VAPID claims of web push ("mailto:..." or "https://...")
     push_contact: str = _text_env("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
     #: accept push endpoints on plain http or local addresses (tests, local push stubs)

@@ -36,6 +36,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -385,7 +386,18 @@ def _rate_in(conn: Any, table_id: int, record: dict[str, Any], now: datetime) ->
         .where(seats_t.c.table_id == table_id)
         .order_by(seats_t.c.seat)
     ).all()
-    found = entrants([tuple(s) for s in seats], ranks, competitors)
+    # who moved: a person's own moves carry their page's client id; the clock's moves (a
+    # correspondence timeout, a move clock) and the bots' carry none
+    moves = conn.execute(
+        select(actions_t.c.seat, func.count(actions_t.c.client_id), func.count())
+        .where(actions_t.c.table_id == table_id, actions_t.c.seat.is_not(None))
+        .group_by(actions_t.c.seat)
+    ).all()
+    people = {i for i, s in enumerate(seats) if s.kind == "human"}
+    if not any(own for seat, own, _ in moves if seat in people):
+        return  # nobody played: the clock made every person's move
+    clocked = {int(seat) for seat, own, total in moves if total and not own}
+    found = entrants([tuple(s) for s in seats], ranks, competitors, clocked)
     if not found:
         return
     keys = [e.player for e in found]

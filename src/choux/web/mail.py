@@ -3,9 +3,11 @@ links that let an account choose a new password (`password_reset.py`), and the l
 confirms an address first (`email_confirm.py`): nothing else goes to an address before.
 
 A person gives an address on a table page (kept under their guest identity); when a
-correspondence table starts waiting for them and they have no page open on it, one short
-message names the table and links to it. Sending runs in a thread (smtplib); a failure is
-logged and never reaches the game.
+correspondence table starts waiting for them and they have no page open on it a few
+seconds later (`turn_mail_grace_seconds`: the person whose join started the game is still
+loading its page), one short message names the table and the other players, says the time
+left and what happens after it, and links to the table. Sending runs in a thread
+(smtplib); a failure is logged and never reaches the game.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ import asyncio
 import logging
 import re
 import smtplib
+import time
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
+from choux.play import correspondence_store as cs
 from choux.play import push_store
+from choux.play.correspondence import QUIET_AFTER_TIMEOUTS, timeouts_in_a_row
+from choux.play.correspondence_store import Rule
 from choux.play.errors import TableError
 from choux.play.settings import Settings
 from choux.play.store import Store
@@ -43,6 +49,36 @@ def clean_address(value: object) -> str | None:
     return address
 
 
+#: what the mail says happens when the time is out, by the table's rule
+AFTER = {
+    "bot": "au-delà, un robot joue à votre place",
+    "abandon": "au-delà, la partie est abandonnée (non classée)",
+}
+
+
+def french_duration(seconds: float) -> str:
+    """A time left as the table page writes it: « 2 j 5 h », « 23 h 59 min », « 12 min ».
+
+    >>> french_duration(86340), french_duration(2 * 86400 + 5 * 3600 + 60), french_duration(720)
+    ('23 h 59 min', '2 j 5 h', '12 min')
+    >>> french_duration(20)
+    "moins d'une minute"
+    """
+    minutes = max(0, int(seconds // 60))
+    days, rest = divmod(minutes, 1440)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days} j {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min" if minutes else "moins d'une minute"
+
+
+def french_list(names: list[str]) -> str:
+    """« Bob », « Bob et Chloé », « Bob, Chloé et Denis »."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} et {names[-1]}"
+
+
 class Mailer:
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
@@ -62,33 +98,76 @@ class Mailer:
         return address, pending
 
     async def notify_turn(self, table: LiveTable, seats: list[int]) -> None:
-        """The turn hook: mail the waited-for people who have no page open on the table."""
+        """The turn hook: mail the waited-for people who have no page open on the table a
+        few seconds later (whose join started the game has no socket yet: its page loads)
+        and whom the table still waits for then."""
         if not self.enabled:
             return
-        away = [
-            table.seats[s].player
+        if self.settings.turn_mail_grace_seconds > 0:
+            await asyncio.sleep(self.settings.turn_mail_grace_seconds)
+            if table.status != "live":
+                return
+            actors = table.state.actors()
+            seats = [s for s in seats if s in actors]
+        away = {
+            s: table.seats[s].player
             for s in seats
             if not table.connections.get(s) and s not in table.remote
-        ]
-        players = [p for p in away if p]
+        }
+        players = [p for p in away.values() if p]
         if not players:
             return
         addresses = await push_store.emails_of(self.store, players)
-        for address in addresses.values():
-            message = self.message(table, address)
+        if not addresses:
+            return
+        try:
+            rule = await cs.rule_of(self.store, table.row.id)
+        except Exception as error:  # the mail says less, it still goes
+            log.warning("table %s: correspondence rule not read: %s", table.code, error)
+            rule = None
+        mailed: set[str] = set()
+        for seat, player in away.items():
+            address = addresses.get(player or "")
+            if address is None or address in mailed:
+                continue  # one identity at two seats: one mail
+            mailed.add(address)
+            message = self.message(table, address, seat, rule)
             try:
                 await asyncio.to_thread(self._send, message)
                 self.sent += 1
             except Exception as error:
                 log.warning("table %s: e-mail not sent: %s", table.code, error)
 
-    def message(self, table: LiveTable, address: str) -> EmailMessage:
+    def message(
+        self, table: LiveTable, address: str, seat: int, rule: Rule | None = None
+    ) -> EmailMessage:
+        """« À vous de jouer » for `seat`: who else plays, the time left and what happens
+        after it, and the link."""
         link = f"{self.settings.public_url.rstrip('/')}/t/{table.code}"
+        names = table.names()
+        others = [name for i, name in enumerate(names) if i != seat]
+        lines = [f"C'est votre tour à la table {table.code} ({table.game.title})."]
+        if others:
+            lines.append(f"Autour de la table : {french_list(others)}.")
+        if table.move_at is not None:
+            left = french_duration(table.move_at - time.time())
+            after = AFTER.get(rule.on_timeout) if rule is not None else None
+            lines.append(
+                f"Il vous reste {left} pour jouer ; {after}."
+                if after
+                else f"Il vous reste {left} pour jouer."
+            )
+        clocked = timeouts_in_a_row(table, seat)
+        if clocked == QUIET_AFTER_TIMEOUTS - 1 and (rule is None or rule.on_timeout == "bot"):
+            lines.append(
+                f"Le robot a joué vos {clocked} derniers coups. S'il joue aussi celui-ci, il "
+                "continuera de jouer à votre place sans plus vous prévenir, jusqu'à ce que "
+                "vous jouiez de nouveau."
+            )
         return self._mail(
             address,
             f"À vous de jouer · {table.game.title} (table {table.code})",
-            f"C'est votre tour à la table {table.code} ({table.game.title}).\n\n"
-            f"Jouez votre coup ici : {link}\n\n"
+            "\n".join(lines) + f"\n\nJouez votre coup ici : {link}\n\n"
             "Vous recevez ce message parce que vous avez demandé à être prévenu·e par e-mail "
             "sur Choux. Pour ne plus le recevoir, videz l'adresse sur la page de la table.\n",
         )
