@@ -3,6 +3,7 @@ notification reaches the device's push service, gone or broken subscriptions dro
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -141,6 +142,7 @@ def test_a_name_that_leads_to_the_servers_own_network_gets_no_post(sqlite_url: s
     import ipaddress
     import socket
 
+    from choux.play.errors import TableError
     from choux.web.push import parse_subscription
 
     host = socket.gethostname()
@@ -156,7 +158,12 @@ def test_a_name_that_leads_to_the_servers_own_network_gets_no_post(sqlite_url: s
     with listener, client(sqlite_url) as alice:
         endpoint = f"https://{host}:{port}/push"
         data = Device().subscription(endpoint)
-        sub = parse_subscription(data)  # the text alone is acceptable
+        with pytest.raises(TableError):
+            parse_subscription(data)  # a port other than 443: refused at once
+        # the text of one on 443 is acceptable; the post still goes nowhere of ours
+        sub = dataclasses.replace(
+            parse_subscription(Device().subscription(f"https://{host}/push")), endpoint=endpoint
+        )
         store = alice.app.state.store
         alice.portal.call(push_store.save, store, "someone", sub)
         assert alice.app.state.push.settings.push_allow_local is False
@@ -164,3 +171,16 @@ def test_a_name_that_leads_to_the_servers_own_network_gets_no_post(sqlite_url: s
         assert alice.portal.call(push_store.of_players, store, ["someone"]) == []
         with pytest.raises(TimeoutError):
             listener.accept()  # nobody knocked
+
+
+def test_an_endpoint_off_port_443_is_refused() -> None:
+    """Browsers' push services answer on 443: an endpoint on another port let a visitor
+    have the server post, at each turn, to any public service they chose (a relay)."""
+    from choux.play.errors import TableError
+    from choux.web.push import parse_subscription
+
+    for endpoint in ("https://push.example.org:8443/x", "https://push.example.org:99999/x"):
+        with pytest.raises(TableError):
+            parse_subscription(Device().subscription(endpoint))
+    for endpoint in ("https://push.example.org/x", "https://push.example.org:443/x"):
+        assert parse_subscription(Device().subscription(endpoint)).endpoint == endpoint

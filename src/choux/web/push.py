@@ -52,8 +52,9 @@ def unb64url(text: str) -> bytes:
 def parse_subscription(data: object, allow_local: bool = False) -> Subscription:
     """A browser's PushSubscription.toJSON(), checked; TableError (French) if unusable.
 
-    The endpoint must be an https URL of a public host (the server will post to it), unless
-    `allow_local` (tests and local setups); the keys must be a P-256 point and 16 bytes."""
+    The endpoint must be an https URL of a public host on port 443 (the server will post to
+    it), unless `allow_local` (tests and local setups); the keys must be a P-256 point and
+    16 bytes."""
     bad = TableError("Abonnement aux notifications illisible.")
     if not isinstance(data, dict):
         raise bad
@@ -65,6 +66,14 @@ def parse_subscription(data: object, allow_local: bool = False) -> Subscription:
     if parts.scheme != "https" and not (allow_local and parts.scheme == "http"):
         raise bad
     if not allow_local and (_is_local_name(host) or _is_ip(host)):
+        raise bad
+    try:
+        port = parts.port
+    except ValueError as error:  # « :99999 », « :x »
+        raise bad from error
+    # browsers' push services all answer on 443: any other port made the server post, at
+    # each turn, to whatever service a visitor chose (a relay)
+    if not allow_local and port not in (None, 443):
         raise bad
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not isinstance(p256dh, str) or not isinstance(auth, str) or len(p256dh) > 200:
