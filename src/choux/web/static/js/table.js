@@ -5,7 +5,7 @@ import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
 import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
-import { pointsText } from "./widgets.js";
+import { pointsText, secondsLeft } from "./widgets.js";
 import * as generic from "./games/generic.js";
 import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
 import { announce, announceAsked, announceTurn } from "./announce.js";
@@ -265,18 +265,20 @@ function statusLine() {
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = french(text);
   clearInterval(statusLine.timer);
-  const left = current.deadline ?? current.move_clock;
-  if (left !== null && left !== undefined && live) {
+  // the window's clock, else the move's (a correspondence table's): counted from when the
+  // page first saw it, following the server when it arms it again (`secondsLeft`)
+  const message = current;
+  const key = message.deadline !== null && message.deadline !== undefined ? "deadline" : "move_clock";
+  if (secondsLeft(message, key) !== null && live) {
     // nobody is asked anything: the clock runs until the game goes on by itself (next deal)
     const pause = !acting.length && !waiting.length;
-    const ends = Date.now() + left * 1000;
     // a CSS-drawn clock: the ⏱ emoji has no glyph without an emoji font (an empty box)
     const figure = h("span", { class: "countdown-figure" });
     const clock = h("span", { class: "countdown" }, h("span", { class: "clock-icon", "aria-hidden": "true" }),
       pause ? null : h("span", { class: "sr-only", text: "temps restant : " }), figure);
     line.append(text.trim() ? " " : "", pause ? h("span", { class: "pause-label", text: `${pauseLabel(view)} dans` }) : "", " ", clock);
     const tick = () => {
-      const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      const left = Math.ceil(secondsLeft(message, key) ?? 0);
       figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
       if (!left) clearInterval(statusLine.timer);
     };

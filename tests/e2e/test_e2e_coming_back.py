@@ -1,0 +1,65 @@
+"""What players coming back over days met (an outside audit): clocks after a server restart,
+a correspondence move clock, the offline banner, the e-mail form on live tables, names cut
+on a phone, a chat line lost with the server, the way back to a table after logging in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_fixtures import (
+    browser_fixture,  # noqa: F401 (fixture)
+    live_server_fixture,  # noqa: F401 (fixture)
+    players_fixture,  # noqa: F401 (fixture)
+)
+
+pytestmark = [pytest.mark.e2e]
+
+
+def site_page(live_server: Any, players: Any, phone: bool = False) -> Any:
+    """A page of the site, to import its modules from a test."""
+    page = players(phone).page
+    page.goto(live_server.url + "/")
+    return page
+
+
+def test_a_clock_follows_a_window_armed_again_at_the_same_version(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """A restarted server reopens a race after a quiet moment with a new `deadline` at the
+    same version: the clock kept the first end and read « 0.0 s » while the race was open.
+    It follows a new end more than a second away, yet a redraw of the same message, or a new
+    message of the same window, does not start it again."""
+    page = site_page(live_server, players)
+    result = page.evaluate(
+        """async () => {
+          const w = await import("/static/js/widgets.js");
+          const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+          const out = {};
+          const first = { version: 7, deadline: 0.2 };
+          w.secondsLeft(first);
+          await sleep(300);
+          out.closed = w.secondsLeft(first);                 // the window ran out
+          const restored = { version: 7, deadline: 8 };      // armed again at the same version
+          out.restored = w.secondsLeft(restored);
+          out.length = w.windowLength(restored);
+          const window = { version: 8, deadline: 10 };
+          w.secondsLeft(window);
+          await sleep(1200);
+          out.redrawn = w.secondsLeft(window);               // the same message drawn again
+          const same = { version: 8, deadline: 8.5 };        // the same window, later message
+          out.same = w.secondsLeft(same);
+          out.sameLength = w.windowLength(same);
+          const move = { version: 9, deadline: null, move_clock: 3600 };
+          out.move = w.secondsLeft(move, "move_clock");
+          out.noWindow = w.secondsLeft(move);
+          return out;
+        }"""
+    )
+    assert result["closed"] == 0
+    assert 7.5 < result["restored"] <= 8 and result["length"] == 8
+    assert 8.3 < result["redrawn"] < 9.0
+    assert 8.3 < result["same"] < 9.0 and result["sameLength"] == 10
+    assert 3599 < result["move"] <= 3600
+    assert result["noWindow"] is None
