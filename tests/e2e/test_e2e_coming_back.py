@@ -63,3 +63,19 @@ def test_a_clock_follows_a_window_armed_again_at_the_same_version(
     assert 8.3 < result["same"] < 9.0 and result["sameLength"] == 10
     assert 3599 < result["move"] <= 3600
     assert result["noWindow"] is None
+
+
+def test_a_move_clock_of_an_hour_reads_in_minutes(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """A « 1 heure » correspondence move clock read « ⏱ 3597 s »: minutes and seconds from a
+    minute up, seconds below, hours and days as before."""
+    page = site_page(live_server, players)
+    texts = page.evaluate(
+        """async () => {
+          const { clockText } = await import("/static/js/widgets.js");
+          return [59, 60, 3597, 3600, 43199, 2 * 86400 + 5 * 3600 + 12].map(clockText);
+        }"""
+    )
+    assert texts == ["59 s", "1 min 0 s", "59 min 57 s", "1 h 0 min", "11 h 59 min", "2 j 5 h"]

@@ -5,7 +5,7 @@ import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
 import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
-import { pointsText, secondsLeft } from "./widgets.js";
+import { clockText, pointsText, secondsLeft } from "./widgets.js";
 import * as generic from "./games/generic.js";
 import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
 import { announce, announceAsked, announceTurn } from "./announce.js";
@@ -279,7 +279,7 @@ function statusLine() {
     line.append(text.trim() ? " " : "", pause ? h("span", { class: "pause-label", text: `${pauseLabel(view)} dans` }) : "", " ", clock);
     const tick = () => {
       const left = Math.ceil(secondsLeft(message, key) ?? 0);
-      figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
+      figure.textContent = clockText(left);
       if (!left) clearInterval(statusLine.timer);
     };
     tick();
@@ -298,13 +298,6 @@ function statusLine() {
 function pauseLabel(view) {
   const label = typeof renderer.pauseLabel === "function" ? renderer.pauseLabel(view) : null;
   return typeof label === "string" && label.trim() ? label.trim() : "Suite";
-}
-
-// a correspondence table's move time: « 2 j 5 h », « 11 h 59 min »
-function longDelay(seconds) {
-  const days = Math.floor(seconds / 86400);
-  const hours = Math.floor((seconds % 86400) / 3600);
-  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
 // ------------------------------------------------------------------ the turn in view

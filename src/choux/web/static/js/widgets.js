@@ -158,6 +158,19 @@ export function secondsLeft(message, key = "deadline") {
   return clock ? Math.max(0, (clock.end - performance.now()) / 1000) : null;
 }
 
+/**
+ * A clock's seconds left as read: « 42 s », « 59 min 57 s » (a one-hour correspondence move
+ * read « 3597 s »), « 11 h 59 min », « 2 j 5 h ».
+ */
+export function clockText(seconds) {
+  const left = Math.max(0, Math.ceil(seconds));
+  if (left < 60) return `${left} s`;
+  if (left < 3600) return `${Math.floor(left / 60)} min ${left % 60} s`;
+  const days = Math.floor(left / 86400);
+  const hours = Math.floor((left % 86400) / 3600);
+  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((left % 3600) / 60)} min`;
+}
+
 /** The countdown of the message's open window, with its full length as first seen. */
 export function clockFor(message, label) {
   return countdown(secondsLeft(message), windowLength(message), label);
