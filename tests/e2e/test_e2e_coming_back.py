@@ -4,6 +4,8 @@ on a phone, a chat line lost with the server, the way back to a table after logg
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,8 @@ from e2e_fixtures import (
     live_server_fixture,  # noqa: F401 (fixture)
     players_fixture,  # noqa: F401 (fixture)
 )
+from e2e_flow import create_table
+from e2e_server import LiveServer
 
 pytestmark = [pytest.mark.e2e]
 
@@ -79,3 +83,39 @@ def test_a_move_clock_of_an_hour_reads_in_minutes(
         }"""
     )
     assert texts == ["59 s", "1 min 0 s", "59 min 57 s", "1 h 0 min", "11 h 59 min", "2 j 5 h"]
+
+
+@pytest.fixture(name="mail_server")
+def mail_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server that sends e-mails (to nowhere: no turn is mailed while a page is open)."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'mail.sqlite3'}", smtp_url="smtp://127.0.0.1:9")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_turn_alerts_are_offered_at_correspondence_tables_only(
+    mail_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """« Me prévenir quand c'est mon tour » and « Ou par e-mail » showed at live tables,
+    where no alert is ever sent: a correspondence table's page alone offers them."""
+    page = players().page
+    create_table(page, mail_server.url, "chouine", "Alice", ["human", "bot:random"])
+    page.wait_for_selector(".cq-hand .card")
+    page.wait_for_timeout(500)  # the e-mail form comes after a request
+    assert page.locator("#push-switch").count() == 0
+    assert page.locator("#email-form").count() == 0
+
+    page.goto(f"{mail_server.url}/nouvelle?jeu=chouine")
+    page.fill("input[name=pseudo]", "Alice")
+    page.select_option("select[name=joueurs]", "2")
+    page.select_option("select[name=place_1]", "human")
+    page.select_option("select[name=correspondance]", "86400")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#email-form")
+    assert page.locator("#push-switch").is_visible()
+    assert "Ou par e-mail" in page.inner_text("#email-form")

@@ -537,7 +537,8 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
 });
 
 cues.switchButton(document.getElementById("days-switches"));
-if (mySeat !== null) {
+// turns are told by push or e-mail at a correspondence table only: elsewhere, nothing is sent
+if (mySeat !== null && root.dataset.correspondence === "1") {
   pushSwitch(document.getElementById("days-switches"), showNotice);
   mailForm(document.getElementById("days-switches"), showNotice).then(drawDaysSwitches, () => {});
 }
