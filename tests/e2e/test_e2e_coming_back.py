@@ -15,9 +15,19 @@ from e2e_fixtures import (
     players_fixture,  # noqa: F401 (fixture)
 )
 from e2e_flow import create_table
+from e2e_server import SCREENSHOTS as SHOTS
 from e2e_server import LiveServer
 
 pytestmark = [pytest.mark.e2e]
+
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def shot(page: Any, name: str) -> None:
+    """What the change looks like on a small phone, into screenshots/ (gitignored)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
 
 
 def site_page(live_server: Any, players: Any, phone: bool = False) -> Any:
@@ -119,3 +129,76 @@ def test_turn_alerts_are_offered_at_correspondence_tables_only(
     page.wait_for_selector("#email-form")
     assert page.locator("#push-switch").is_visible()
     assert "Ou par e-mail" in page.inner_text("#email-form")
+
+
+#: a WebSocket the test drives: it records what the page sends, delivers and closes
+FAKE_SOCKET = """
+window.sockets = [];
+window.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) {
+    this.url = url; this.readyState = 0; this.sent = []; this.listeners = {};
+    window.sockets.push(this);
+    setTimeout(() => { this.readyState = 1; this.emit("open", {}); }, 0);
+  }
+  addEventListener(kind, fn) { (this.listeners[kind] ||= []).push(fn); }
+  emit(kind, event) { for (const fn of this.listeners[kind] || []) fn(event); }
+  deliver(message) { this.emit("message", { data: JSON.stringify(message) }); }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() { this.readyState = 3; }
+  die() { this.readyState = 3; this.emit("close", { code: 1006 }); }
+};
+"""
+
+
+def chat_message(lines: list[dict[str, Any]], full: bool = False) -> dict[str, Any]:
+    return {"type": "chat", "room": "players", "full": full, "lines": lines, "muted": []}
+
+
+def test_a_chat_line_the_server_never_got_is_not_lost(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """A line sent just before the server died left the field and vanished: it shows
+    « envoi… » until the server sends it back, and « non envoyé », its text back in the
+    field, when the socket closes first."""
+    alice = players(phone=True)
+    link = create_table(alice.page, live_server.url, "chouine", "Alice", ["human", "bot:random"])
+    page = alice.open()
+    page.set_viewport_size(SMALL_PHONE)
+    page.add_init_script(FAKE_SOCKET)
+    page.goto(link)
+    page.wait_for_function("() => window.sockets && window.sockets[0]?.readyState === 1")
+    hello = chat_message([], full=True) | {"me": "s0", "host": True}
+    page.evaluate("(m) => window.sockets[0].deliver(m)", hello)
+
+    page.fill("#chat-input", "On se revoit demain ?")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_selector(".chat-line.sending >> text=envoi…")
+    assert page.input_value("#chat-input") == ""
+    line = {"id": 1, "room": "players", "who": "s0", "name": "Alice", "at": 0}
+    back = chat_message([line | {"text": "On se revoit demain ?"}]) | {"me": "s0"}
+    page.evaluate("(m) => window.sockets[0].deliver(m)", back)
+    page.wait_for_selector(".chat-line.sending", state="detached")
+    assert page.locator(".chat-line.mine").count() == 1
+
+    page.fill("#chat-input", "Je dois filer")
+    page.click("#chat-form button[type=submit]")
+    page.wait_for_selector(".chat-line.sending")
+    page.evaluate("() => window.sockets[0].die()")  # the server is killed
+    page.wait_for_selector(".chat-line.unsent >> text=non envoyé")
+    assert page.input_value("#chat-input") == "Je dois filer"
+    assert "non envoyé" in page.inner_text("#chat-note")
+    page.locator("#chat").scroll_into_view_if_needed()
+    shot(page, "chat-unsent-360")
+
+    # back: sent again, one line for it, gone once the server has it
+    page.wait_for_function(
+        "() => window.sockets.length === 2 && window.sockets[1].readyState === 1"
+    )
+    page.click("#chat-form button[type=submit]")
+    assert page.locator(".chat-line.unsent").count() == 0
+    assert page.locator(".chat-line.sending").count() == 1
+    sent = page.evaluate("() => window.sockets[1].sent.filter((m) => m.type === 'chat')")
+    assert sent == [{"type": "chat", "text": "Je dois filer"}]
+    assert not alice.errors

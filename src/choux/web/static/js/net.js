@@ -6,10 +6,11 @@ const BANNER_TEXT = "Connexion perdue, reconnexion…";
 const OFFLINE_TEXT = "Hors ligne : la partie reprendra au retour du réseau.";
 
 export class TableSocket {
-  constructor(url, { onMessage, onOpen, onTooLong, banner }) {
+  constructor(url, { onMessage, onOpen, onClose, onTooLong, banner }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onOpen = onOpen;
+    this.onClose = onClose;  // the socket is gone: what was sent and not answered may be lost
     this.onTooLong = onTooLong;
     this.banner = banner;
     this.delay = 500;
@@ -64,6 +65,7 @@ export class TableSocket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (this.onClose) this.onClose();
       if (event.code === 4404) {
         this.showBanner(true, "Cette table n'existe plus.");
         return;
@@ -113,6 +115,7 @@ export class TableSocket {
     if (ws.readyState === WebSocket.OPEN && Date.now() - this.lastSeen > 45000) {
       ws.close();  // silent for too long: assume it is dead
       this.ws = null;
+      if (this.onClose) this.onClose();
       this.scheduleReconnect();
     } else if (ws.readyState === WebSocket.OPEN) {
       this.send({ type: "ping" });
@@ -154,10 +157,11 @@ export class TableSocket {
  *
  * Options: `initial` (the state message the page was rendered with), `seat` (when set, states
  * for another seat are ignored: the device no longer holds that seat), `banner`, and the
- * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`, `onOther(message)`.
+ * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`, `onOther(message)` and
+ * `onDown()` (the socket closed: the chat's lines not yet confirmed may be lost).
  */
 export class SeatChannel {
-  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy, onOther } = {}) {
+  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy, onOther, onDown } = {}) {
     this.current = initial;
     this.logLines = initial ? initial.log.slice() : [];
     this.logTo = initial ? initial.log_to : null;
@@ -174,6 +178,7 @@ export class SeatChannel {
         if (p && p.acked === undefined) this.socket.send({ type: "action", id: p.id, action: p.action });
       },
       onMessage: (message) => this.receive(message),
+      onClose: onDown,
       // a message too big for the server's socket (64 KB): sent again on reconnection, it
       // would close the socket again, for ever; the move is dropped with a word instead
       onTooLong: () => {

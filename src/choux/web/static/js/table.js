@@ -54,6 +54,7 @@ const channel = new SeatChannel(tableSocketUrl(code), {
   onOther: (message) => {
     if ((message.type === "chat" || message.type === "chat_refused") && chat) chat.receive(message);
   },
+  onDown: () => { if (chat) chat.lost(); },
 });
 chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)) : null;
 
