@@ -202,3 +202,65 @@ def test_a_chat_line_the_server_never_got_is_not_lost(
     sent = page.evaluate("() => window.sockets[1].sent.filter((m) => m.type === 'chat')")
     assert sent == [{"type": "chat", "text": "Je dois filer"}]
     assert not alice.errors
+
+
+OVERLAP = """([a, b]) => {
+  const r = document.querySelector(a).getBoundingClientRect();
+  return [...document.querySelectorAll(b)].some((n) => {
+    const s = n.getBoundingClientRect();
+    return s.height > 0 && r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+  });
+}"""
+
+
+def test_the_offline_banner_covers_no_control_on_a_phone(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """Offline on a 360 px phone, the banner lay over the title and Chouineurs' secret
+    choice (« Main à l'endroit / Main retournée »), which can still be played (the move goes
+    on return); and it said the game would wait, which it does not."""
+    alice = players(phone=True)
+    page = alice.page
+    page.set_viewport_size(SMALL_PHONE)
+    create_table(
+        page, live_server.url, "chouineurs", "Alice", ["human", "bot:random", "bot:random"]
+    )
+    page.wait_for_selector(".cx-chooser [data-orientation=envers]")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    alice.context.set_offline(True)
+    try:
+        page.wait_for_selector("#banner:not([hidden])", timeout=3000)
+        text = page.inner_text("#banner")
+        assert text.startswith("Hors ligne") and "reprendra" not in text, text
+        assert "ne vous attend pas" in text
+        page.wait_for_timeout(200)
+        shot(page, "offline-banner-top-360")
+        assert not page.evaluate(OVERLAP, ["#banner", "h1, #status-line"])
+        page.evaluate(
+            "() => document.querySelector('.cx-orient-choice').scrollIntoView({ block: 'center' })"
+        )
+        assert not page.evaluate(OVERLAP, ["#banner", ".cx-orient-choice button, .cx-confirm"])
+        # the very end of the page scrolls out from under it
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        shot(page, "offline-banner-bottom-360")
+        room = page.evaluate(
+            """() => {
+              const banner = document.getElementById("banner").getBoundingClientRect();
+              const last = [...document.querySelectorAll(".panel, footer")]
+                .filter((n) => n.getClientRects().length)
+                .map((n) => n.getBoundingClientRect().bottom);
+              return banner.top - Math.max(...last);
+            }"""
+        )
+        assert room >= 0, room
+        # a move made offline is kept for the return
+        page.click("[data-orientation=envers]")
+        page.click(".cx-betcard >> nth=0")
+        page.click(".cx-confirm")
+    finally:
+        alice.context.set_offline(False)
+    page.wait_for_selector("#banner", state="hidden", timeout=10000)
+    page.wait_for_selector(".cx-chooser", state="detached")
+    assert not alice.errors

@@ -3,7 +3,9 @@
 import { newId } from "./dom.js";
 
 const BANNER_TEXT = "Connexion perdue, reconnexion…";
-const OFFLINE_TEXT = "Hors ligne : la partie reprendra au retour du réseau.";
+// the moves made meanwhile are queued and sent on return; the game does not wait (the others
+// play on, the clocks run, and after the grace a robot takes an absent seat)
+const OFFLINE_TEXT = "Hors ligne : vos coups partiront au retour du réseau, mais la partie ne vous attend pas.";
 
 export class TableSocket {
   constructor(url, { onMessage, onOpen, onClose, onTooLong, banner }) {
@@ -19,6 +21,11 @@ export class TableSocket {
     this.closedByUs = false;
     this.connect();
     this.watchdog = setInterval(() => this.check(), 5000);
+    // the banner sits at the bottom of the screen: the page keeps room for it (--banner-h),
+    // so that it covers no control (at the top it hid the title and the secret choice)
+    if (banner && typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => document.documentElement.style.setProperty("--banner-h", `${Math.ceil(banner.getBoundingClientRect().height)}px`)).observe(banner);
+    }
     // the browser knows at once that the network is gone: say so (the socket's silence took
     // 45 s to notice, and a card tapped meanwhile only stayed raised), then start afresh
     // when it is back (a socket that lived through it may be dead without knowing)
