@@ -83,7 +83,7 @@ export class TableSocket {
       }
       if (event.code === 4401) {  // the account's session ended elsewhere: no seat until logged in again
         this.showBanner(true, "Vous avez été déconnecté·e de votre compte (déconnexion ou mot de passe changé sur un autre appareil) : ",
-          { href: "/connexion", text: "reconnectez-vous pour reprendre votre place" });
+          { href: `/connexion?suite=${encodeURIComponent(location.pathname)}`, text: "reconnectez-vous pour reprendre votre place" });
         return;
       }
       if (event.code === 1009 && this.onTooLong) this.onTooLong();  // then reconnect as usual
