@@ -14,7 +14,7 @@ from e2e_fixtures import (
     live_server_fixture,  # noqa: F401 (fixture)
     players_fixture,  # noqa: F401 (fixture)
 )
-from e2e_flow import create_table
+from e2e_flow import create_table, join
 from e2e_server import SCREENSHOTS as SHOTS
 from e2e_server import LiveServer
 
@@ -263,4 +263,62 @@ def test_the_offline_banner_covers_no_control_on_a_phone(
         alice.context.set_offline(False)
     page.wait_for_selector("#banner", state="hidden", timeout=10000)
     page.wait_for_selector(".cx-chooser", state="detached")
+    assert not alice.errors
+
+
+ROBOT_LINES = """() => [...document.querySelectorAll(".cx-name")].map((node) => {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let text = "";
+  const parts = [];
+  while (walker.nextNode()) { parts.push([walker.currentNode, text.length]); text += walker.currentNode.data; }
+  const at = text.indexOf("(robot)");
+  if (at < 0) return null;
+  const place = (i) => { const [n, from] = parts.filter(([, from]) => from <= i).pop(); return [n, i - from]; };
+  range.setStart(...place(at));
+  range.setEnd(...place(at + 6));
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}).filter((n) => n !== null)"""
+
+
+@pytest.fixture(name="grace_server")
+def grace_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose robots take a seat half a second after its person left."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_robot_s_name_keeps_its_suffix_whole_on_a_phone(
+    grace_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """At 360 px « Katia (robot) » broke inside the word (« (robo » / « t) ») in Chouineurs'
+    seat panel."""
+    alice, katia = players(phone=True), players(phone=True)
+    page = alice.page
+    page.set_viewport_size(SMALL_PHONE)
+    seats = ["human", "human", "bot:random", "bot:random", "bot:random"]
+    link = create_table(page, grace_server.url, "chouineurs", "Alice", seats)
+    join(katia.page, link, "Katia")
+    katia.page.wait_for_selector(".cx-chooser")
+    katia.page.close()  # gone: a robot takes her seat
+    page.wait_for_selector(".cx-name >> text=Katia (robot)", timeout=20_000)
+    page.locator(".cx-name >> text=Katia (robot)").scroll_into_view_if_needed()
+    shot(page, "chouineurs-robot-name-360")
+    lines = page.evaluate(ROBOT_LINES)
+    assert lines and all(n == 1 for n in lines), lines
+    # a score of « 12 points » leaves less room for the name, as on the smallest phones
+    lines = page.evaluate(
+        """(measure) => {
+          for (const node of document.querySelectorAll(".cx-score")) node.textContent = "12 points";
+          return eval(measure)();
+        }""",
+        ROBOT_LINES,
+    )
+    shot(page, "chouineurs-robot-name-narrow")
+    assert lines and all(n == 1 for n in lines), lines
     assert not alice.errors
