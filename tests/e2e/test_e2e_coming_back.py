@@ -322,3 +322,37 @@ def test_a_robot_s_name_keeps_its_suffix_whole_on_a_phone(
     shot(page, "chouineurs-robot-name-narrow")
     assert lines and all(n == 1 for n in lines), lines
     assert not alice.errors
+
+
+FITS = """(selector) => {
+  const select = document.querySelector(selector);
+  const style = getComputedStyle(select);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  // the room for the text: the box less its paddings and the arrow (about 1.6em)
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+    - 1.6 * parseFloat(style.fontSize);
+  return [...select.options].filter((o) => pen.measureText(o.text).width > room).map((o) => o.text);
+}"""
+
+
+def test_the_correspondence_choice_fits_a_phone_and_says_things_once(
+    live_server,
+    players,  # type: ignore[no-untyped-def]
+) -> None:
+    """At 360 px the correspondence select was cut (« non : tout le monde joue en m… ») and
+    the hint under it said it again: short options, the hint explains."""
+    page = players(phone=True).page
+    page.set_viewport_size(SMALL_PHONE)
+    page.goto(f"{live_server.url}/nouvelle?jeu=chouineurs")
+    page.locator("#correspondence").scroll_into_view_if_needed()
+    shot(page, "form-correspondence-360")
+    assert page.evaluate(FITS, "#correspondence-time") == []
+    assert page.locator("#correspondence .choice-echo").count() == 0  # not said twice
+    hint = page.inner_text("#correspondence-hint")
+    for option in page.locator("#correspondence-time option").all_inner_texts():
+        assert option not in hint, (option, hint)
+    page.select_option("#correspondence-time", "86400")
+    shot(page, "form-correspondence-days-360")
+    assert "plusieurs jours" in page.inner_text("#correspondence-hint")
+    assert page.evaluate(FITS, "select[name=echeance]") == []
