@@ -123,7 +123,8 @@ def test_logging_in_on_a_second_browser_shows_the_same_games(tmp_path: Path) -> 
 def test_a_phone_logged_out_from_the_laptop_says_so_at_its_table(tmp_path: Path) -> None:
     """« Déconnecter tous mes appareils » on the laptop closes the phone's table socket: the
     phone says why and how to get the seat back (its hand vanished into a spectator's view
-    without a word)."""
+    without a word). Its link leads back to the table once logged in (it led to « Mes
+    parties »)."""
     with live_server(tmp_path) as server, chromium() as browser:
         laptop, errors = watched_page(browser, DESKTOP)
         sign_up(laptop, server.url, "Germaine")
@@ -137,8 +138,15 @@ def test_a_phone_logged_out_from_the_laptop_says_so_at_its_table(tmp_path: Path)
         banner = phone.locator("#banner")
         banner.wait_for(state="visible")
         assert "déconnecté" in banner.inner_text()
-        assert banner.locator("a[href='/connexion']").is_visible()
-        assert code_of(invite)
+        code = code_of(invite)
+        link = banner.locator(f"a[href='/connexion?suite=%2Ft%2F{code}']")
+        assert link.is_visible()
+        link.click()
+        phone.fill("#login-form input[name=pseudo]", "Germaine")
+        phone.fill("#login-form input[name=mot_de_passe]", PASSWORD)
+        phone.click("#login-form button[type=submit]")
+        phone.wait_for_url(f"**/t/{code}")
+        phone.wait_for_function("() => document.querySelector('#table')?.dataset.seat === '0'")
         assert not errors, errors
 
 

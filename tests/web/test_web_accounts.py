@@ -642,3 +642,47 @@ def test_names_that_pass_for_another_a_robot_or_the_site_are_refused(sqlite_url:
             assert refused.status_code == 400 and why in text_of(refused), name
         assert join(impostor, code, "Talbot").status_code == 303  # a name, not a robot
         assert join(other(bertille), code, "Zoé").status_code == 303
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "//evil.example",
+        "/\\evil.example",
+        "https://evil.example/t/abc",
+        "/t/../x",
+        "/t/abc/../../x",
+        "/t/abc?x=1",
+        "/t/abc\nLocation: //evil.example",
+        "/t/ABC",
+        "/t/",
+        "/mes-parties/../t/abc",
+        "javascript:alert(1)",
+        "/t/%2e%2e",
+    ],
+)
+def test_a_log_in_leads_back_to_a_table_and_nowhere_else(sqlite_url: str, hostile: str) -> None:
+    """« reconnectez-vous pour reprendre votre place » led to « Mes parties »: the log-in
+    now leads back to the table (`suite`), a local `/t/<code>` only (no open redirect)."""
+    with client(sqlite_url) as c:
+        signup(c, "Alice")
+        c.post("/deconnexion", data={"csrf": csrf_of(c.get("/compte").text)})
+        page = c.get("/connexion", params={"suite": "/t/abc23"})
+        assert 'name="suite" value="/t/abc23"' in page.text
+        data = {"csrf": csrf_of(page.text), "pseudo": "Alice", "mot_de_passe": PASSWORD}
+        wrong = c.post("/connexion", data=data | {"mot_de_passe": "faux", "suite": "/t/abc23"})
+        assert wrong.status_code == 403 and 'value="/t/abc23"' in wrong.text  # kept to retry
+        back = c.post("/connexion", data=data | {"suite": "/t/abc23"}, follow_redirects=False)
+        assert back.status_code == 303 and back.headers["location"] == "/t/abc23"
+        # already logged in: straight there
+        again = c.get("/connexion", params={"suite": "/t/abc23"}, follow_redirects=False)
+        assert again.headers["location"] == "/t/abc23"
+        refused = c.get("/connexion", params={"suite": hostile}, follow_redirects=False)
+        assert refused.headers["location"] == "/mes-parties"
+
+        c.post("/deconnexion", data={"csrf": csrf_of(c.get("/compte").text)})
+        page = c.get("/connexion", params={"suite": hostile})
+        assert 'name="suite"' not in page.text
+        data = {"csrf": csrf_of(page.text), "pseudo": "Alice", "mot_de_passe": PASSWORD}
+        response = c.post("/connexion", data=data | {"suite": hostile}, follow_redirects=False)
+        assert response.status_code == 303 and response.headers["location"] == "/mes-parties"

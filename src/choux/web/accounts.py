@@ -8,6 +8,7 @@ a page, never logged.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 
 from fastapi import APIRouter, Request
@@ -134,12 +135,29 @@ LOGGED_OUT = {
 }
 
 
+#: where a log-in may lead back to (`suite`): a table's page of this site, nothing else
+TABLE_PATH = re.compile(r"/t/[a-z0-9]{1,32}")
+
+
+def back_to(value: object) -> str:
+    """The table page `value` names, for the log-in to lead back to (the banner « reconnectez-
+    vous pour reprendre votre place » sends it); "" for anything else: only a local path
+    `/t/<code>` is followed, never another site (`//evil.example`, `/\\evil`, `https://…`) nor
+    a path that climbs (`/t/../x`)."""
+    if isinstance(value, str) and TABLE_PATH.fullmatch(value):
+        return value
+    return ""
+
+
 @router.get("/connexion", response_class=HTMLResponse)
-async def login_page(request: Request, deconnecte: str = "") -> Response:
+async def login_page(request: Request, deconnecte: str = "", suite: str = "") -> Response:
+    back = back_to(suite)
     if session_of(request).account:
-        return RedirectResponse("/mes-parties", status_code=303)
+        return RedirectResponse(back or "/mes-parties", status_code=303)
     return render(
-        request, "account_login.html", {"pseudo": "", "done": LOGGED_OUT.get(deconnecte, "")}
+        request,
+        "account_login.html",
+        {"pseudo": "", "done": LOGGED_OUT.get(deconnecte, ""), "suite": back},
     )
 
 
@@ -147,6 +165,7 @@ async def login_page(request: Request, deconnecte: str = "") -> Response:
 async def login(request: Request) -> Response:
     form = await form_of(request)
     pseudo = form.get("pseudo", "")
+    back = back_to(form.get("suite"))
     limits: Limits = request.app.state.limits
     client = client_key(request)
     allowed = await limits.allow("login", client)
@@ -160,7 +179,12 @@ async def login(request: Request) -> Response:
         allowed = await limits.allow("login", f"pseudo:{key}:{client}")
         allowed = allowed and await limits.allow("login_account", f"pseudo:{key}")
     if not allowed:
-        return render(request, "account_login.html", {"pseudo": "", "error": TOO_MANY_LOGINS}, 429)
+        return render(
+            request,
+            "account_login.html",
+            {"pseudo": "", "error": TOO_MANY_LOGINS, "suite": back},
+            429,
+        )
     accounts = accounts_of(request)
     try:
         account = await accounts.authenticate(pseudo, form.get("mot_de_passe"))
@@ -168,13 +192,18 @@ async def login(request: Request) -> Response:
         # for the operator (fail2ban and the like): the address, the pseudonym as data
         log.info("log-in refused for %s from %s", ascii(pseudo[:40]), client)
         shown = pseudo if len(pseudo) <= 24 and "<" not in pseudo else ""
-        return render(request, "account_login.html", {"pseudo": shown, "error": error.message}, 403)
+        return render(
+            request,
+            "account_login.html",
+            {"pseudo": shown, "error": error.message, "suite": back},
+            403,
+        )
     token = await accounts.open_session(account)
     session = session_of(request)
     old = session.player
     session.become(account.player, token, account.pseudo)
     await follow_device(request, old, session.player)
-    return RedirectResponse("/mes-parties", status_code=303)
+    return RedirectResponse(back or "/mes-parties", status_code=303)
 
 
 @router.post("/deconnexion")

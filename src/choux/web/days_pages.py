@@ -23,11 +23,15 @@ from choux.web.templating import render, templates
 router = APIRouter()
 STATIC = Path(__file__).parent / "static"
 
+#: the timeout rules as the creation form offers them: short enough for a phone's select
+#: (« la partie est abandonnée (non classée) » was cut at 360 px); the hint says the rest
+TIMEOUT_CHOICES = ON_TIMEOUT | {"abandon": "la partie est abandonnée"}
+
 templates.env.globals["correspondence"] = {
     "games": GAMES,
     "why_not": WHY_NOT,
     "move_times": MOVE_TIMES,
-    "on_timeout": ON_TIMEOUT,
+    "on_timeout": TIMEOUT_CHOICES,
 }
 
 MANIFEST = {

@@ -265,6 +265,10 @@ async def table_page(request: Request, code: str) -> Response:
     may_sit = seat is None and await seating.may_enter(request, table, None, to_sit=True)
     held = await seating.held_seats(request, table)
     free = [s for s in table.open_seats() if s not in held]
+    try:  # turn alerts (push, e-mail) are sent for correspondence tables only
+        days = await service.rule_for(table) is not None
+    except Exception:  # the store away: shown as any other table
+        days = False
     return render(
         request,
         "table.html",
@@ -280,6 +284,7 @@ async def table_page(request: Request, code: str) -> Response:
             "held_seats": held,
             "free_seats": free if seat is not None and table.game.shared_screen else [],
             "shared_seats": shared_seats(session, table),
+            "correspondence": days,
             "name": session.name,
             "lesson": lesson_of(request, table),
             # a spectator let in by the game before does not get the rematch's secret

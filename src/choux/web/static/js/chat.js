@@ -14,6 +14,9 @@ export class TableChat {
     this.code = code;
     this.send = send;
     this.lines = [];
+    // lines sent and not yet back from the server ({ text, failed }): shown « envoi… »,
+    // then « non envoyé » if the socket closes first (the server died, the network went)
+    this.outgoing = [];
     this.serverMuted = new Set();
     this.me = null;
     this.host = false;
@@ -74,14 +77,46 @@ export class TableChat {
       this.showNote("Hors ligne : message non envoyé.");
       return false;
     }
+    // sent again after it failed: one line for it
+    this.outgoing = this.outgoing.filter((o) => !(o.failed && o.text === clean));
+    this.outgoing.push({ text: clean, failed: false });
+    this.draw();
     return true;
+  }
+
+  /** The server has the line `text` of this page's author: it is sent. */
+  confirm(text) {
+    const same = this.outgoing.findIndex((o) => o.text === text.normalize("NFC"));
+    // the server cleans a text (controls, NFC): else the oldest line on its way
+    const at = same >= 0 ? same : this.outgoing.findIndex((o) => !o.failed);
+    if (at >= 0) this.outgoing.splice(at, 1);
+  }
+
+  /** The socket closed: the lines on their way may never have reached the server. The
+   * line says so and its text goes back in the field, to be sent again. */
+  lost() {
+    const sending = this.outgoing.filter((o) => !o.failed);
+    if (!sending.length) return;
+    for (const line of sending) line.failed = true;
+    if (!this.input.value.trim()) this.input.value = sending[sending.length - 1].text;
+    this.showNote("Message non envoyé : la connexion a été coupée. Il est remis dans le champ, renvoyez-le.");
+    this.draw();
   }
 
   receive(message) {
     if (message.type === "chat_refused") {
+      // a line refused (too many, the word taken): its text back in the field
+      const refused = this.outgoing.findIndex((o) => !o.failed);
+      if (refused >= 0) {
+        const [line] = this.outgoing.splice(refused, 1);
+        if (!this.input.value.trim() && !this.input.disabled) this.input.value = line.text;
+        this.draw();
+      }
       this.showNote(message.message);
       return;
     }
+    const before = new Set(this.lines.map((l) => l.id));
+    for (const line of message.lines) if (line.who === message.me && !before.has(line.id)) this.confirm(line.text);
     if (message.full) this.lines = [];
     const known = new Set(this.lines.map((l) => l.id));
     for (const line of message.lines) if (!known.has(line.id)) this.lines.push(line);
@@ -134,6 +169,12 @@ export class TableChat {
         h("span", { class: "chat-name", text: line.name + (this.serverMuted.has(line.who) ? " (sans parole)" : "") }),
         h("span", { class: "chat-text", text: line.text }),
         tools));
+    }
+    for (const line of this.outgoing) {
+      this.list.append(h("li", { class: `chat-line mine ${line.failed ? "unsent" : "sending"}` },
+        h("span", { class: "chat-name", text: "Vous" }),
+        h("span", { class: "chat-text", text: line.text }),
+        h("span", { class: "chat-state", text: line.failed ? "non envoyé" : "envoi…" })));
     }
     this.list.scrollTop = this.list.scrollHeight;
     clear(this.hiddenBox);

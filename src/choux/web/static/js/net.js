@@ -3,13 +3,16 @@
 import { newId } from "./dom.js";
 
 const BANNER_TEXT = "Connexion perdue, reconnexion…";
-const OFFLINE_TEXT = "Hors ligne : la partie reprendra au retour du réseau.";
+// the moves made meanwhile are queued and sent on return; the game does not wait (the others
+// play on, the clocks run, and after the grace a robot takes an absent seat)
+const OFFLINE_TEXT = "Hors ligne : vos coups partiront au retour du réseau, mais la partie ne vous attend pas.";
 
 export class TableSocket {
-  constructor(url, { onMessage, onOpen, onTooLong, banner }) {
+  constructor(url, { onMessage, onOpen, onClose, onTooLong, banner }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onOpen = onOpen;
+    this.onClose = onClose;  // the socket is gone: what was sent and not answered may be lost
     this.onTooLong = onTooLong;
     this.banner = banner;
     this.delay = 500;
@@ -18,6 +21,11 @@ export class TableSocket {
     this.closedByUs = false;
     this.connect();
     this.watchdog = setInterval(() => this.check(), 5000);
+    // the banner sits at the bottom of the screen: the page keeps room for it (--banner-h),
+    // so that it covers no control (at the top it hid the title and the secret choice)
+    if (banner && typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => document.documentElement.style.setProperty("--banner-h", `${Math.ceil(banner.getBoundingClientRect().height)}px`)).observe(banner);
+    }
     // the browser knows at once that the network is gone: say so (the socket's silence took
     // 45 s to notice, and a card tapped meanwhile only stayed raised), then start afresh
     // when it is back (a socket that lived through it may be dead without knowing)
@@ -64,6 +72,7 @@ export class TableSocket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (this.onClose) this.onClose();
       if (event.code === 4404) {
         this.showBanner(true, "Cette table n'existe plus.");
         return;
@@ -74,7 +83,7 @@ export class TableSocket {
       }
       if (event.code === 4401) {  // the account's session ended elsewhere: no seat until logged in again
         this.showBanner(true, "Vous avez été déconnecté·e de votre compte (déconnexion ou mot de passe changé sur un autre appareil) : ",
-          { href: "/connexion", text: "reconnectez-vous pour reprendre votre place" });
+          { href: `/connexion?suite=${encodeURIComponent(location.pathname)}`, text: "reconnectez-vous pour reprendre votre place" });
         return;
       }
       if (event.code === 1009 && this.onTooLong) this.onTooLong();  // then reconnect as usual
@@ -113,6 +122,7 @@ export class TableSocket {
     if (ws.readyState === WebSocket.OPEN && Date.now() - this.lastSeen > 45000) {
       ws.close();  // silent for too long: assume it is dead
       this.ws = null;
+      if (this.onClose) this.onClose();
       this.scheduleReconnect();
     } else if (ws.readyState === WebSocket.OPEN) {
       this.send({ type: "ping" });
@@ -154,10 +164,11 @@ export class TableSocket {
  *
  * Options: `initial` (the state message the page was rendered with), `seat` (when set, states
  * for another seat are ignored: the device no longer holds that seat), `banner`, and the
- * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`, `onOther(message)`.
+ * callbacks `onState(message)`, `onNotice(text)`, `onBusy(busy)`, `onOther(message)` and
+ * `onDown()` (the socket closed: the chat's lines not yet confirmed may be lost).
  */
 export class SeatChannel {
-  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy, onOther } = {}) {
+  constructor(url, { initial = null, seat, banner, onState, onNotice, onBusy, onOther, onDown } = {}) {
     this.current = initial;
     this.logLines = initial ? initial.log.slice() : [];
     this.logTo = initial ? initial.log_to : null;
@@ -174,6 +185,7 @@ export class SeatChannel {
         if (p && p.acked === undefined) this.socket.send({ type: "action", id: p.id, action: p.action });
       },
       onMessage: (message) => this.receive(message),
+      onClose: onDown,
       // a message too big for the server's socket (64 KB): sent again on reconnection, it
       // would close the socket again, for ever; the move is dropped with a word instead
       onTooLong: () => {

@@ -5,7 +5,7 @@ import { TableChat } from "./chat.js";
 import { pushSwitch } from "./push.js";
 import { mailForm } from "./mail.js";
 import { Cues } from "./cues.js";
-import { pointsText } from "./widgets.js";
+import { clockText, pointsText, secondsLeft } from "./widgets.js";
 import * as generic from "./games/generic.js";
 import { headline, joinNames, matchWord, placeLine } from "./outcome.js";
 import { announce, announceAsked, announceTurn } from "./announce.js";
@@ -54,6 +54,7 @@ const channel = new SeatChannel(tableSocketUrl(code), {
   onOther: (message) => {
     if ((message.type === "chat" || message.type === "chat_refused") && chat) chat.receive(message);
   },
+  onDown: () => { if (chat) chat.lost(); },
 });
 chat = chatBox ? new TableChat(chatBox, code, (message) => channel.send(message)) : null;
 
@@ -265,19 +266,21 @@ function statusLine() {
   if (mySeat === null) text = `Vous regardez la partie. ${text}`;
   line.textContent = french(text);
   clearInterval(statusLine.timer);
-  const left = current.deadline ?? current.move_clock;
-  if (left !== null && left !== undefined && live) {
+  // the window's clock, else the move's (a correspondence table's): counted from when the
+  // page first saw it, following the server when it arms it again (`secondsLeft`)
+  const message = current;
+  const key = message.deadline !== null && message.deadline !== undefined ? "deadline" : "move_clock";
+  if (secondsLeft(message, key) !== null && live) {
     // nobody is asked anything: the clock runs until the game goes on by itself (next deal)
     const pause = !acting.length && !waiting.length;
-    const ends = Date.now() + left * 1000;
     // a CSS-drawn clock: the ⏱ emoji has no glyph without an emoji font (an empty box)
     const figure = h("span", { class: "countdown-figure" });
     const clock = h("span", { class: "countdown" }, h("span", { class: "clock-icon", "aria-hidden": "true" }),
       pause ? null : h("span", { class: "sr-only", text: "temps restant : " }), figure);
     line.append(text.trim() ? " " : "", pause ? h("span", { class: "pause-label", text: `${pauseLabel(view)} dans` }) : "", " ", clock);
     const tick = () => {
-      const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      figure.textContent = left >= 3600 ? longDelay(left) : `${left} s`;
+      const left = Math.ceil(secondsLeft(message, key) ?? 0);
+      figure.textContent = clockText(left);
       if (!left) clearInterval(statusLine.timer);
     };
     tick();
@@ -296,13 +299,6 @@ function statusLine() {
 function pauseLabel(view) {
   const label = typeof renderer.pauseLabel === "function" ? renderer.pauseLabel(view) : null;
   return typeof label === "string" && label.trim() ? label.trim() : "Suite";
-}
-
-// a correspondence table's move time: « 2 j 5 h », « 11 h 59 min »
-function longDelay(seconds) {
-  const days = Math.floor(seconds / 86400);
-  const hours = Math.floor((seconds % 86400) / 3600);
-  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
 // ------------------------------------------------------------------ the turn in view
@@ -542,7 +538,8 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
 });
 
 cues.switchButton(document.getElementById("days-switches"));
-if (mySeat !== null) {
+// turns are told by push or e-mail at a correspondence table only: elsewhere, nothing is sent
+if (mySeat !== null && root.dataset.correspondence === "1") {
   pushSwitch(document.getElementById("days-switches"), showNotice);
   mailForm(document.getElementById("days-switches"), showNotice).then(drawDaysSwitches, () => {});
 }

@@ -113,29 +113,62 @@ export function resetCountdowns() {
   ticking = null;
 }
 
-/** The window's full length as first seen at this version (redraws keep the bar's scale). */
-const firstSeen = { version: null, seconds: null };
-export function windowLength(message) {
-  if (firstSeen.version !== message.version) {
-    firstSeen.version = message.version;
-    firstSeen.seconds = message.deadline;
+/**
+ * The server's clocks (`deadline`, `move_clock`: seconds left when it built the message) as
+ * ends on this page's clock. A message's end is counted from when the page first saw it, so a
+ * later redraw of the same message (a card picked, an ack, a shared-screen seat's update)
+ * does not start the clock again from its full length. The end is kept for a version, the
+ * server keeping its deadlines steady within one window; but a new message at the same
+ * version whose end lies more than `DRIFT_MS` away is a window armed again (a restarted
+ * server reopens a race after a quiet moment, at the same version): the clock follows it
+ * (it read « 0.0 s » while the race was open, and a robot won it).
+ */
+const DRIFT_MS = 1000;
+const arrivals = new WeakMap();
+const kept = {};
+
+function arrivedAt(message) {
+  if (!arrivals.has(message)) arrivals.set(message, performance.now());
+  return arrivals.get(message);
+}
+
+function clockOf(message, key) {
+  const seconds = message[key];
+  if (seconds === null || seconds === undefined) return null;
+  const end = arrivedAt(message) + seconds * 1000;
+  const clock = kept[key];
+  if (!clock || clock.version !== message.version || Math.abs(end - clock.end) > DRIFT_MS) {
+    kept[key] = { version: message.version, end, length: seconds };
   }
-  return Math.max(firstSeen.seconds || 0, message.deadline || 0);
+  return kept[key];
+}
+
+/** The window's full length as first seen for this window (redraws keep the bar's scale). */
+export function windowLength(message) {
+  const clock = clockOf(message, "deadline");
+  return Math.max(clock ? clock.length : 0, message.deadline || 0);
 }
 
 /**
- * The seconds left on the clock of `message`, counted from when this page first drew it: a
- * later redraw of the same message (a card picked, a shared-screen seat's update) must not
- * start the clock again from the message's full `deadline`.
+ * The seconds left on the clock `key` of `message` (its open window's `deadline` unless
+ * said otherwise), counted from when this page first saw the window (see `clockOf`).
  */
-const received = { version: null, end: null };
-export function secondsLeft(message) {
-  if (message.deadline === null || message.deadline === undefined) return null;
-  if (received.version !== message.version) {
-    received.version = message.version;
-    received.end = performance.now() + message.deadline * 1000;
-  }
-  return Math.max(0, (received.end - performance.now()) / 1000);
+export function secondsLeft(message, key = "deadline") {
+  const clock = clockOf(message, key);
+  return clock ? Math.max(0, (clock.end - performance.now()) / 1000) : null;
+}
+
+/**
+ * A clock's seconds left as read: « 42 s », « 59 min 57 s » (a one-hour correspondence move
+ * read « 3597 s »), « 11 h 59 min », « 2 j 5 h ».
+ */
+export function clockText(seconds) {
+  const left = Math.max(0, Math.ceil(seconds));
+  if (left < 60) return `${left} s`;
+  if (left < 3600) return `${Math.floor(left / 60)} min ${left % 60} s`;
+  const days = Math.floor(left / 86400);
+  const hours = Math.floor((left % 86400) / 3600);
+  return days ? `${days} j ${hours} h` : `${hours} h ${Math.floor((left % 3600) / 60)} min`;
 }
 
 /** The countdown of the message's open window, with its full length as first seen. */

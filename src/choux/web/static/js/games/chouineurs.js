@@ -72,12 +72,20 @@ function betChip(view, name, { big = false } = {}) {
     h("b", { text: card.title }), big ? h("small", { text: card.description }) : null);
 }
 
+/** A seat's name; « (robot) » (a person replaced) and « (vous) » stay whole: a long name
+ * may break anywhere on a phone, and « Katia (robot) » broke into « (robo » / « t) ». */
+function nameEl(name, me) {
+  const [, bare, robot] = /^(.*?)(?: (\(robot\)))?$/su.exec(String(name));
+  const tags = [robot, me ? "(vous)" : null].filter(Boolean);
+  return h("span", { class: "cx-name" }, bare, ...tags.flatMap((tag) => [" ", h("span", { class: "nowrap", text: tag })]));
+}
+
 function seatEl(view, seat, ctx, { brief = false } = {}) {
   const me = seat === view.seat;
   const acting = (view.actors || []).includes(seat);
   const box = h("div", { class: `cx-seat${acting ? " acting" : ""}${me ? " me" : ""}`, dataset: { seat } });
   box.append(h("div", { class: "cx-seat-head" },
-    h("span", { class: "cx-name", text: ctx.names[seat] + (me ? " (vous)" : "") }),
+    nameEl(ctx.names[seat], me),
     h("span", { class: "cx-score", text: pointsText(view.scores[seat]) })));
   if (brief) return box;  // the viewer's own box while the choice is asked: the choice first
   const line = h("div", { class: "cx-seat-line" });
