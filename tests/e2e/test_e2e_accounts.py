@@ -63,7 +63,8 @@ def play_seat_to_the_end(server: LiveServer, code: str, seat: int) -> None:
             return "over"
         if seat in table.state.actors():
             action = table.state.legal_actions(seat)[0]
-            await server.service.act(table, seat, action.to_json())
+            # with a client id, as every page's move (a move without one is the clock's)
+            await server.service.act(table, seat, action.to_json(), f"page-{table.version}")
         return table.status
 
     deadline = time.time() + 60

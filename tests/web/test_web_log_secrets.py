@@ -14,6 +14,21 @@ from choux.play.store import Store
 from choux.web.server import log_config
 
 
+def reset_logging() -> None:
+    """What a test's `log_config` set goes: its handler writes to the test's captured
+    stderr, closed once the test ends (later tests' lines then failed to print)."""
+    logging.config.dictConfig(
+        {
+            "version": 1,
+            "disable_existing_loggers": False,
+            "root": {"handlers": [], "level": "WARNING"},
+            "loggers": {
+                name: {"level": "NOTSET"} for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
+            },
+        }
+    )
+
+
 def test_debug_logs_keep_the_database_s_secrets_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -32,7 +47,7 @@ def test_debug_logs_keep_the_database_s_secrets_out(
         secret = asyncio.run(store_a_secret())
         logging.getLogger("choux.web").debug("a debug line of Choux's own")
     finally:
-        logging.config.dictConfig({"version": 1, "disable_existing_loggers": False})
+        reset_logging()
         for name, level in before.items():
             logging.getLogger(name).setLevel(level)
     journal = capsys.readouterr().err
@@ -55,7 +70,7 @@ def test_the_journal_shows_no_cookie_frame_or_one_time_token(
             for path in ("/mot-de-passe/nouveau?jeton=RESET-2", "/t/ab12cd34?cle=KEY-3&x=1"):
                 access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5", "GET", path, "1.1", 200)
         finally:
-            logging.config.dictConfig({"version": 1, "disable_existing_loggers": False})
+            reset_logging()
         journal = capsys.readouterr().err
         assert "Application startup complete." in journal, level
         assert "/mot-de-passe/nouveau?jeton=…" in journal and "/t/ab12cd34?cle=…&x=1" in journal
