@@ -157,6 +157,12 @@ def test_bad_settings_stop_the_start_with_one_french_line_each(tmp_path: Path) -
         "CHOUX_REDIS_URL": "redis+tls://:S3cretPW@127.0.0.1:6379/0",
         # a typo trusted no proxy at all: every player counted as the proxy's address
         "CHOUX_FORWARDED_ALLOW_IPS": "127.0.0.1;10.0.0.1",
+        # accepted, then never matched: every WebSocket behind the proxy refused; the
+        # collector's freeze left on; one letter signing the cookies (an operator's audit)
+        "CHOUX_ALLOWED_ORIGINS": "choux.example.org/",
+        "CHOUX_GC_FREEZE": "no",
+        "CHOUX_SECRET_KEY": "x",
+        "CHOUX_PUBLIC_URL": "choux.example.org",
     }
     result = subprocess.run(
         [sys.executable, "-m", "choux", "serve", "--port", str(free_port())],
@@ -180,6 +186,8 @@ def test_a_malformed_or_unknown_database_url_stops_the_start(tmp_path: Path) -> 
         ("nonsense", "mal formée"),
         ("postgresql://u:pw@h:5432:x/db", "mal formée"),
         ("mysql://u:pw@h/db", "inconnue"),
+        # said in English, from the lock file opened first (an operator's audit)
+        (f"sqlite:///{tmp_path}/absent/choux.sqlite3", "son dossier n'existe pas"),
     ):
         result = subprocess.run(
             [sys.executable, "-m", "choux", "serve", "--port", str(free_port()), "--db", url],

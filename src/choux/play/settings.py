@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -137,7 +138,7 @@ class Settings:
     push_contact: str = _text_env("CHOUX_PUSH_CONTACT", "mailto:choux@localhost")
     #: accept push endpoints on plain http or local addresses (tests, local push stubs)
     push_allow_local: bool = field(
-        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "") == "1",
+        default_factory=lambda: os.environ.get("CHOUX_PUSH_ALLOW_LOCAL", "").strip() == "1",
         metadata={"env": "CHOUX_PUSH_ALLOW_LOCAL", "choices": ("", "0", "1")},
     )
     #: SMTP server for « À vous de jouer » by e-mail ("" = no e-mail): smtp://host:25,
@@ -205,6 +206,7 @@ class Settings:
         ):
             if url and not url.startswith(schemes):
                 found.append(f"{env} doit commencer par {' ou '.join(schemes)}.")
+        found.extend(_unread_values(self))
         wrong = _not_addresses(self.forwarded_allow_ips)
         if wrong:
             found.append(
@@ -212,6 +214,41 @@ class Settings:
                 "(des adresses ou réseaux séparés par des virgules, ou « * »)."
             )
         return found
+
+
+#: the least length of `CHOUX_SECRET_KEY` (it signs every cookie: « x » was accepted)
+MIN_SECRET_KEY = 16
+
+
+def _unread_values(settings: Settings) -> list[str]:
+    """Values the server accepted and then never matched, one French line each (an
+    operator's audit): an origin without its scheme or with a trailing « / » refused every
+    WebSocket behind the proxy; « no » left the collector's freeze on; a one-letter key
+    signed the cookies."""
+    found = []
+    for origin in settings.allowed_origins:
+        if not re.fullmatch(r"https?://[^/\s]+", origin):
+            found.append(
+                f"CHOUX_ALLOWED_ORIGINS : « {origin} » n'est pas une origine comme la donne "
+                "un navigateur (https://choux.example.org, sans chemin ni « / » final)."
+            )
+    freeze = os.environ.get("CHOUX_GC_FREEZE", "").strip()
+    if freeze and freeze not in ("0", "1"):
+        found.append(f"CHOUX_GC_FREEZE vaut « {freeze} » : les valeurs possibles sont 0 et 1.")
+    key = settings.secret_key
+    if key and len(key) < MIN_SECRET_KEY:
+        found.append(
+            f"CHOUX_SECRET_KEY est trop courte ({len(key)} caractères, {MIN_SECRET_KEY} au "
+            "moins) : elle signe les cookies des visiteurs. Laissez-la vide pour que la base "
+            "en garde une."
+        )
+    public = settings.public_url
+    if public and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", public):
+        found.append(
+            f"CHOUX_PUBLIC_URL : « {public} » n'est pas une adresse de site "
+            "(https://choux.example.org)."
+        )
+    return found
 
 
 def _not_addresses(value: str) -> str | None:

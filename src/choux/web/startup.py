@@ -246,6 +246,11 @@ def explain(error: Exception) -> str:
     """A short French reason for a database error."""
     text = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
     lower = text.lower()
+    # the system's own errors first: their text ends with a path, which may say anything
+    if "no such file or directory" in lower:
+        return "son dossier n'existe pas."
+    if "permission denied" in lower:
+        return "les droits du dossier ou du fichier ne le permettent pas."
     if "readonly" in lower or "read-only" in lower or "read only" in lower:
         return "elle est en lecture seule."
     if "not a database" in lower or "malformed" in lower or "corrupt" in lower:
@@ -254,6 +259,8 @@ def explain(error: Exception) -> str:
         return "le fichier ne peut pas être ouvert (dossier absent ou droits insuffisants)."
     if "full" in lower:
         return "le disque est plein."
+    if "does not exist" in lower and "database" in lower:
+        return f"le serveur répond, mais cette base n'existe pas ({text})."
     if "connection" in lower or "connect" in lower:
         return f"le serveur ne répond pas ({text})."
     return text
