@@ -40,7 +40,7 @@ class Server:
     def start(self) -> None:
         env = {
             **os.environ,
-            "CHOUX_SECRET_KEY": "fault-secret",
+            "CHOUX_SECRET_KEY": "fault-secret-key-of-the-tests",
             "CHOUX_BOT_PACE": "0.02",
             "CHOUX_DEADLINE_SCALE": "0.02",
             "CHOUX_GRACE_SECONDS": "0",
