@@ -13,6 +13,7 @@ from test_web_accounts import PASSWORD, login, post, signup
 from test_web_correspondence import create_days_table
 from web_fixtures import course_fixture, sqlite_url_fixture  # noqa: F401 (fixture)
 from webhelpers import (
+    alice_and_bob,
     client,
     create_table,
     csrf_of,
@@ -211,12 +212,8 @@ def test_the_others_see_how_long_before_a_bot_takes_an_absent_seat(
     """Alice closes her page: Bob's page said « absent » and nothing of how long he would
     wait. Each state now carries the seconds before a bot takes her seat (`bot_in`), and
     nothing once she is back."""
-    from webhelpers import join, other
-
     with client(sqlite_url, grace_seconds=120) as c:
-        code = create_table(c, course, ["human", "human"], "Alice")
-        bob = other(c)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(c, course)
         table = c.app.state.service.tables[code]
         with bob.websocket_connect(f"/t/{code}/ws") as ws:
             receive_state(ws)
@@ -240,12 +237,8 @@ def test_a_page_that_reconnects_after_a_long_cut_gets_its_seat_back(
     """A phone off the network longer than the grace: a bot took its seat. Its page's
     socket reconnects (no reload): it showed a spectator's view, hand gone, nothing said.
     The person gets the seat back, as a page load gives it back."""
-    from webhelpers import join, other
-
     with client(sqlite_url, grace_seconds=0.2) as c:
-        code = create_table(c, course, ["human", "human"], "Alice")
-        bob = other(c)
-        join(bob, code, "Bob")
+        code, bob = alice_and_bob(c, course)
         table = c.app.state.service.tables[code]
         with bob.websocket_connect(f"/t/{code}/ws") as ws:
             receive_state(ws)
