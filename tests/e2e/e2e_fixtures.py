@@ -7,6 +7,7 @@ reason) when it is missing. Screenshots go to `screenshots/` (gitignored).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +15,21 @@ import pytest
 from e2e_server import CHROMIUM, LiveServer, Player
 
 
-@pytest.fixture(name="live_server")
-def live_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
+@contextmanager
+def serving(database: Path, **settings: Any) -> Iterator[LiveServer]:
+    """A `LiveServer` on the SQLite file `database`, with these settings, for a block."""
+    server = LiveServer(f"sqlite:///{database}", **settings)
     server.start()
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(name="live_server")
+def live_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
+    with serving(tmp_path / "e2e.sqlite3") as server:
+        yield server
 
 
 @pytest.fixture(name="browser", scope="module")

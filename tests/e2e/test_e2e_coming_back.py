@@ -13,6 +13,7 @@ from e2e_fixtures import (
     browser_fixture,  # noqa: F401 (fixture)
     live_server_fixture,  # noqa: F401 (fixture)
     players_fixture,  # noqa: F401 (fixture)
+    serving,
 )
 from e2e_flow import create_table, join
 from e2e_server import SCREENSHOTS as SHOTS
@@ -98,12 +99,8 @@ def test_a_move_clock_of_an_hour_reads_in_minutes(
 @pytest.fixture(name="mail_server")
 def mail_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
     """A server that sends e-mails (to nowhere: no turn is mailed while a page is open)."""
-    server = LiveServer(f"sqlite:///{tmp_path / 'mail.sqlite3'}", smtp_url="smtp://127.0.0.1:9")
-    server.start()
-    try:
+    with serving(tmp_path / "mail.sqlite3", smtp_url="smtp://127.0.0.1:9") as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_turn_alerts_are_offered_at_correspondence_tables_only(
@@ -284,12 +281,8 @@ ROBOT_LINES = """() => [...document.querySelectorAll(".cx-name")].map((node) => 
 @pytest.fixture(name="grace_server")
 def grace_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
     """A server whose robots take a seat half a second after its person left."""
-    server = LiveServer(f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5)
-    server.start()
-    try:
+    with serving(tmp_path / "grace.sqlite3", grace_seconds=0.5) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_a_robot_s_name_keeps_its_suffix_whole_on_a_phone(

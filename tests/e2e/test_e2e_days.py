@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_fixtures import browser_fixture, players_fixture  # noqa: F401 (fixtures)
+from e2e_fixtures import browser_fixture, players_fixture, serving  # noqa: F401 (fixtures)
 from e2e_flow import chouine_move, play_until, version
 from e2e_server import LiveServer, shoot
 from e2e_tables import code_of
@@ -43,12 +43,8 @@ FAKE_PUSH = """
 
 @pytest.fixture(name="days_server")
 def days_server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path / 'days.sqlite3'}", push_allow_local=True)
-    server.start()
-    try:
+    with serving(tmp_path / "days.sqlite3", push_allow_local=True) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def create_correspondence_table(page: Any, base: str, on_timeout: str = "bot") -> str:

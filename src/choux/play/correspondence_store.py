@@ -65,15 +65,7 @@ async def create(store: Store, table_id: int, rule: Rule) -> None:
 
 
 async def rule_of(store: Store, table_id: int) -> Rule | None:
-    async with store.db.connect() as conn:
-        row = (
-            await conn.execute(
-                select(correspondence_t.c.move_seconds, correspondence_t.c.on_timeout).where(
-                    correspondence_t.c.table_id == table_id
-                )
-            )
-        ).first()
-    return None if row is None else Rule(int(row.move_seconds), str(row.on_timeout))
+    return (await rules_of(store, [table_id]))[table_id]
 
 
 async def rules_of(store: Store, table_ids: list[int]) -> dict[int, Rule | None]:
