@@ -46,8 +46,6 @@ ERASED_NAME = "Compte supprimé"
 ERASED_TEXT = "(message effacé avec le compte de son auteur)"
 #: a copy lists at most this many games, chat messages and typed arguments (the newest)
 MAX_EXPORTED = 5000
-#: the games whose moves may hold a text the player typed
-GAMES_WITH_TEXTS = frozenset(games_with_texts())
 
 
 @dataclass(frozen=True)
@@ -373,7 +371,8 @@ async def export_account(store: Store, account: Account) -> dict[str, Any]:
 async def _typed_by(conn: Any, seats: list[tuple[int, str, str, int]]) -> list[dict[str, Any]]:
     """The texts typed into moves at these seats (table id, code, game, seat), newest
     first, `MAX_EXPORTED` at most."""
-    wanted = {(t, seat): (code, game) for t, code, game, seat in seats if game in GAMES_WITH_TEXTS}
+    typed_games = games_with_texts()
+    wanted = {(t, seat): (code, game) for t, code, game, seat in seats if game in typed_games}
     if not wanted:
         return []
     moves = await conn.execute(

@@ -139,11 +139,9 @@ async def remove_typed_text(store: Store, code: str, seq: int, notice: str) -> b
 async def remove_texts_of_seats(conn: Any, table_id: int, game_name: str, seats: set[int]) -> bool:
     """Inside an erasure's transaction: the texts typed at `seats` of a table (moves and
     record) replaced; whether any was."""
-    if game_name not in games.names():
+    if game_name not in games_with_texts():
         return False
     game = games.get(game_name)
-    if type(game).text_field is Game.text_field:
-        return False
     return bool(await _remove(conn, game, table_id, REMOVED_WITH_ACCOUNT, seats=seats))
 
 
